@@ -1,0 +1,8 @@
+import { Initial1795424926228 } from './migrations/1795424926228-Initial';
+import { LedgerAppendOnly1795424926300 } from './migrations/1795424926300-LedgerAppendOnly';
+
+/**
+ * Every migration, in order. A new one is generated (docs/database.md), read, and appended here:
+ * listed explicitly because globs resolve differently under ts-jest and in dist/.
+ */
+export const MIGRATIONS = [Initial1795424926228, LedgerAppendOnly1795424926300];

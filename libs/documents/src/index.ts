@@ -1,0 +1,1 @@
+export { ALLOWED_DOCUMENT_TYPES, MAX_DOCUMENT_BYTES, detectDocumentType, safeFileName, type DocumentType } from './document-type';

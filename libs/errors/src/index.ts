@@ -1,0 +1,4 @@
+export { ErrorCode } from './error-codes';
+export { AppException, type ErrorBody } from './app.exception';
+export { GlobalExceptionFilter, mapException } from './global-exception.filter';
+export { createValidationPipe, flattenValidationErrors, type FieldError } from './validation';

@@ -1,0 +1,32 @@
+import { HttpStatus, ValidationError, ValidationPipe } from '@nestjs/common';
+import { AppException } from './app.exception';
+import { ErrorCode } from './error-codes';
+
+export interface FieldError {
+  field: string;
+  errors: string[];
+}
+
+/** Flattens class-validator errors into `[{ field: 'a.b', errors: [...] }]`. */
+export function flattenValidationErrors(errors: ValidationError[], prefix = ''): FieldError[] {
+  return errors.flatMap((error) => {
+    const field = prefix ? `${prefix}.${error.property}` : error.property;
+    const own = error.constraints ? [{ field, errors: Object.values(error.constraints) }] : [];
+    return [...own, ...flattenValidationErrors(error.children ?? [], field)];
+  });
+}
+
+/**
+ * The global pipe of both apps: strips unknown fields, transforms into DTO classes, and turns
+ * every validation failure into 400 ERROR_INVALID_REQUEST naming each offending field.
+ * No implicit conversion: query numbers carry an explicit @Type(() => Number).
+ */
+export function createValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    whitelist: true,
+    transform: true,
+    stopAtFirstError: false,
+    exceptionFactory: (errors) =>
+      new AppException(ErrorCode.INVALID_REQUEST, HttpStatus.BAD_REQUEST, flattenValidationErrors(errors)),
+  });
+}

@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import type { INestApplication, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
+import { json, urlencoded } from 'express';
+import { createValidationPipe } from '@app/errors';
+
+export interface HttpAppOptions {
+  jsonLimit: string;
+  trustProxy: string[];
+  tls?: { certFile: string; keyFile: string };
+}
+
+/**
+ * Builds an app the way main.ts and the e2e tests both need it: the same logger, body limits,
+ * validation and proxy trust, so tests exercise the production middleware.
+ */
+export async function createHttpApp(module: Type<unknown> | ReturnType<typeof Object>, options: HttpAppOptions): Promise<NestExpressApplication> {
+  const httpsOptions = options.tls
+    ? { cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile) }
+    : undefined;
+  const app = await NestFactory.create<NestExpressApplication>(module as Type<unknown>, {
+    bufferLogs: true,
+    bodyParser: false,
+    httpsOptions,
+  });
+  configureHttpApp(app, options);
+  return app;
+}
+
+export function configureHttpApp(app: NestExpressApplication, options: HttpAppOptions): void {
+  app.useLogger(app.get(Logger));
+  app.disable('x-powered-by');
+  app.set('trust proxy', options.trustProxy.length ? options.trustProxy : false);
+  app.set('etag', false);
+  app.use(json({ limit: options.jsonLimit }));
+  app.use(urlencoded({ extended: false, limit: options.jsonLimit }));
+  app.useGlobalPipes(createValidationPipe());
+  app.enableShutdownHooks();
+}
+
+export async function listen(app: INestApplication, host: string, port: number): Promise<string> {
+  await app.listen(port, host);
+  const address = app.getHttpServer().address();
+  const actualPort = typeof address === 'object' && address ? address.port : port;
+  return `http://${host}:${actualPort}`;
+}

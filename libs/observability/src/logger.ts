@@ -1,0 +1,40 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LoggerModule } from 'nestjs-pino';
+import type { DynamicModule } from '@nestjs/common';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
+
+/** Keeps a caller's well-formed x-request-id, else makes one; echoed back as a header. */
+export function requestId(req: IncomingMessage, res: ServerResponse): string {
+  const given = req.headers['x-request-id'];
+  const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  res.setHeader('x-request-id', id);
+  return id;
+}
+
+/**
+ * JSON logs, one line per request with its id, status and latency. Only the method and the
+ * path are logged: query strings carry signatures, bodies carry card numbers and files, and
+ * headers carry tokens, so none of them is written.
+ */
+export function loggerModule(service: string, level: string): DynamicModule {
+  return LoggerModule.forRoot({
+    pinoHttp: {
+      level,
+      base: { service },
+      genReqId: requestId,
+      customAttributeKeys: { reqId: 'reqId', responseTime: 'latencyMs' },
+      serializers: {
+        req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),
+        res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+      },
+      customProps: (req: IncomingMessage) => ({ clientIp: req.socket?.remoteAddress }),
+      customSuccessMessage: (req, res) => `${req.method} ${(req.url ?? '').split('?')[0]} ${res.statusCode}`,
+      customErrorMessage: (req, res) => `${req.method} ${(req.url ?? '').split('?')[0]} ${res.statusCode}`,
+      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+      redact: { paths: ['req.headers', 'res.headers', 'body', 'signature', 'privateToken', 'cardNumber'], remove: true },
+      autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health/') },
+    },
+  });
+}

@@ -1,0 +1,1 @@
+export { RedisModule, REDIS_CLIENT, createRedisClient, type RedisClient } from './redis.module';

@@ -1,0 +1,1 @@
+export { canonicalMessage, sign, verify, pathPayload, type SignableParams } from './signature';
