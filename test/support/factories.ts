@@ -23,6 +23,11 @@ export function admin(system: Pick<TestSystem, 'core'>) {
       const store = await call('post', `/merchants/${merchant.body.id}/stores`, { name: 'store' }).expect(201);
       return { merchantId: merchant.body.id, storeId: store.body.id, publicToken: store.body.publicToken, privateToken: store.body.privateToken };
     },
+    /** Another store of an existing merchant (tenancy and balance tests). */
+    async addStore(merchantId: number, name = 'second store'): Promise<TestStore> {
+      const store = await call('post', `/merchants/${merchantId}/stores`, { name }).expect(201);
+      return { merchantId, storeId: store.body.id, publicToken: store.body.publicToken, privateToken: store.body.privateToken };
+    },
     async fund(storeId: number, amount: number): Promise<void> {
       await call('post', `/stores/${storeId}/adjustments`, { amount, comment: 'test funding' }).expect(201);
     },

@@ -8,7 +8,9 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit({ requireDatabase: true });
   const app = await createCoreApp(config);
   const url = await listen(app, config.core.host, config.core.port);
-  new Logger('core').log(`core listening on ${url} (core API /core/v1, admin API /admin/v1, health ${url}/health/ready)`);
+  new Logger('core').log(
+    `core listening on ${url} (core API /core/v1, admin API /admin/v1, health ${url}/health/ready)`,
+  );
 }
 
 void main();

@@ -1,14 +1,17 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppConfig } from '@app/config';
 import { createHttpApp } from '@app/observability';
-import { MerchantApiAppModule } from './app.module';
+import { MerchantApiAppModule, MerchantApiModuleOptions } from './app.module';
+import { setupOpenApi } from './openapi/openapi';
 
-/** Builds the merchant API app; used by main.ts and by the e2e tests alike. */
-export function createMerchantApiApp(config: AppConfig): Promise<NestExpressApplication> {
+/** Builds the merchant API app (with /docs and /docs-json); used by main.ts and by the e2e tests alike. */
+export async function createMerchantApiApp(config: AppConfig, options: MerchantApiModuleOptions = {}): Promise<NestExpressApplication> {
   const { tlsCertFile, tlsKeyFile } = config.merchantApi;
-  return createHttpApp(MerchantApiAppModule.forRoot(config), {
+  const app = await createHttpApp(MerchantApiAppModule.forRoot(config, options), {
     jsonLimit: config.merchantApi.jsonBodyLimit,
     trustProxy: config.merchantApi.trustProxy,
     tls: tlsCertFile && tlsKeyFile ? { certFile: tlsCertFile, keyFile: tlsKeyFile } : undefined,
   });
+  setupOpenApi(app);
+  return app;
 }

@@ -25,6 +25,8 @@ export interface MerchantApiConfig {
   cacheTtlSeconds: number;
   rateLimitPoints: number;
   rateLimitWindowSeconds: number;
+  /** Failed authentications one client IP may make per rate-limit window before it gets 429. */
+  authFailureLimitPoints: number;
   /** Express `trust proxy` setting: which proxies may set X-Forwarded-For. */
   trustProxy: string[];
   tlsCertFile?: string;
@@ -47,6 +49,10 @@ export interface CoreConfig {
   webhookTimeoutMs: number;
   webhookRetrySchedule: number[];
   webhookPollIntervalMs: number;
+  /** False: this instance never sends webhooks (another instance, or a dedicated one, does). */
+  webhookDispatcherEnabled: boolean;
+  /** Notifications one dispatcher claims and sends at once. */
+  webhookConcurrency: number;
 }
 
 export interface AppConfig {
@@ -106,6 +112,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       cacheTtlSeconds: env.int('CACHE_TTL_SECONDS', 60, { min: 1 }),
       rateLimitPoints: env.int('RATE_LIMIT_POINTS', 600, { min: 1 }),
       rateLimitWindowSeconds: env.int('RATE_LIMIT_WINDOW_SECONDS', 60, { min: 1 }),
+      authFailureLimitPoints: env.int('AUTH_FAILURE_LIMIT_POINTS', 300, { min: 1 }),
       trustProxy: env.list('TRUST_PROXY', ['loopback']),
       tlsCertFile,
       tlsKeyFile,
@@ -126,6 +133,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       webhookTimeoutMs: env.int('WEBHOOK_TIMEOUT_MS', 10_000, { min: 100 }),
       webhookRetrySchedule: retrySchedule.map(Number),
       webhookPollIntervalMs: env.int('WEBHOOK_POLL_INTERVAL_MS', 500, { min: 20 }),
+      webhookDispatcherEnabled: env.bool('WEBHOOK_DISPATCHER_ENABLED', true),
+      webhookConcurrency: env.int('WEBHOOK_CONCURRENCY', 50, { min: 1, max: 500 }),
     },
     secrets: loadSecrets(env, dataDir),
   };

@@ -8,6 +8,8 @@ import { Store } from './entities/store.entity';
 import { Transaction } from './entities/transaction.entity';
 import { TransactionStatusChange } from './entities/transaction-status-change.entity';
 import { UsedNonce } from './entities/used-nonce.entity';
+import { WebhookDelivery } from './entities/webhook-delivery.entity';
+import { WebhookEvent } from './entities/webhook-event.entity';
 
 /** Every entity, listed explicitly: globs behave differently under ts-jest and in dist/. */
 export const ENTITIES = [
@@ -21,4 +23,6 @@ export const ENTITIES = [
   AdminAuditLog,
   IdempotencyKey,
   UsedNonce,
+  WebhookEvent,
+  WebhookDelivery,
 ];

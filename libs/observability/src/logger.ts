@@ -2,6 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
 import type { DynamicModule } from '@nestjs/common';
+import type { DestinationStream } from 'pino';
+import type { Options } from 'pino-http';
+
+/** Where log lines go: stdout by default; tests pass a stream to read them. */
+export type LogDestination = DestinationStream;
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
 
@@ -18,23 +23,25 @@ export function requestId(req: IncomingMessage, res: ServerResponse): string {
  * path are logged: query strings carry signatures, bodies carry card numbers and files, and
  * headers carry tokens, so none of them is written.
  */
-export function loggerModule(service: string, level: string): DynamicModule {
-  return LoggerModule.forRoot({
-    pinoHttp: {
-      level,
-      base: { service },
-      genReqId: requestId,
-      customAttributeKeys: { reqId: 'reqId', responseTime: 'latencyMs' },
-      serializers: {
-        req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),
-        res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-      },
-      customProps: (req: IncomingMessage) => ({ clientIp: req.socket?.remoteAddress }),
-      customSuccessMessage: (req, res) => `${req.method} ${(req.url ?? '').split('?')[0]} ${res.statusCode}`,
-      customErrorMessage: (req, res) => `${req.method} ${(req.url ?? '').split('?')[0]} ${res.statusCode}`,
-      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-      redact: { paths: ['req.headers', 'res.headers', 'body', 'signature', 'privateToken', 'cardNumber'], remove: true },
-      autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health/') },
+export function loggerModule(service: string, level: string, destination?: LogDestination): DynamicModule {
+  const pinoHttp: Options = {
+    level,
+    base: { service },
+    genReqId: requestId,
+    // Binds reqId at the top level of every line of the request (the req serializer drops its id).
+    quietReqLogger: true,
+    customAttributeKeys: { reqId: 'reqId', responseTime: 'latencyMs' },
+    serializers: {
+      req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),
+      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
     },
-  });
+    // Express's req.ip: X-Forwarded-For is believed only from the proxies TRUST_PROXY names.
+    customProps: (req: IncomingMessage) => ({ clientIp: (req as IncomingMessage & { ip?: string }).ip ?? req.socket?.remoteAddress }),
+    customSuccessMessage: (req, res) => `${req.method} ${(req.url ?? '').split('?')[0]} ${res.statusCode}`,
+    customErrorMessage: (req, res) => `${req.method} ${(req.url ?? '').split('?')[0]} ${res.statusCode}`,
+    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+    redact: { paths: ['req.headers', 'res.headers', 'body', 'signature', 'privateToken', 'cardNumber'], remove: true },
+    autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health/') },
+  };
+  return LoggerModule.forRoot({ pinoHttp: destination ? [pinoHttp, destination] : pinoHttp });
 }

@@ -1,7 +1,12 @@
-import { Check, Column, CreateDateColumn, Entity, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Merchant } from './merchant.entity';
 
 /** Receiving details in the pool that payins draw from. */
 @Entity({ name: 'payment_details' })
+@Check(
+  'payment_details_limits_non_negative',
+  '("max_pending" IS NULL OR "max_pending" >= 0) AND ("min_amount" IS NULL OR "min_amount" >= 0) AND ("max_amount" IS NULL OR "max_amount" >= 0)',
+)
 @Check('payment_details_amount_range', '"min_amount" IS NULL OR "max_amount" IS NULL OR "min_amount" <= "max_amount"')
 export class PaymentDetail {
   @PrimaryGeneratedColumn()
@@ -40,6 +45,15 @@ export class PaymentDetail {
   /** At most this many pending payins on the detail at once; null: no limit. */
   @Column({ name: 'max_pending', type: 'integer', nullable: true })
   maxPending: number | null;
+
+  /** Set: only this merchant's payins draw it, and that merchant draws only from its own. Null: the shared pool. */
+  @Index('payment_details_merchant_id_idx', { where: '"merchant_id" IS NOT NULL' })
+  @Column({ name: 'merchant_id', type: 'integer', nullable: true })
+  merchantId: number | null;
+
+  @ManyToOne(() => Merchant, { onDelete: 'RESTRICT' })
+  @JoinColumn({ name: 'merchant_id', foreignKeyConstraintName: 'payment_details_merchant_id_fkey' })
+  merchant?: Merchant;
 
   @Column({ type: 'boolean', default: true })
   enabled: boolean;

@@ -19,6 +19,8 @@ export type TransactionStatus = PayinStatus | PayoutStatus;
 @Index('transactions_store_external_id_key', ['storeId', 'type', 'externalId'], { unique: true, where: '"external_id" IS NOT NULL' })
 @Index('transactions_pending_expiry_idx', ['expiresAt'], { where: `"status" = 'pending' AND "type" = 'payin'` })
 @Index('transactions_merchant_id_idx', ['merchantId', 'createdAt'])
+@Index('transactions_payment_detail_pending_idx', ['paymentDetailId'], { where: `"status" = 'pending' AND "type" = 'payin'` })
+@Index('transactions_proof_file_key_key', ['proofFileKey'], { unique: true, where: '"proof_file_key" IS NOT NULL' })
 @Check('transactions_amount_positive', '"amount" > 0')
 @Check('transactions_type_valid', `"type" IN ('payin', 'payout')`)
 export class Transaction {

@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { Transaction, TransactionStatus, TransactionStatusChange } from '@app/database';
+import { WebhookOutboxService } from '../webhooks/webhook-outbox.service';
+
+export interface StatusChange {
+  /** The transaction as it is after the change (status already set, in this DB transaction). */
+  transaction: Transaction;
+  /** Null for the creation. */
+  from: TransactionStatus | null;
+  /** `merchant`, `payer`, `system` or `operator:<name>`. */
+  actor: string;
+}
+
+/**
+ * THE single point through which every creation and every status change of a transaction
+ * passes, inside the DB transaction that makes the change. It appends the history row and
+ * announces the change; anything else that must happen atomically with every status change
+ * (the webhook outbox) belongs here too, so that no path can skip it.
+ */
+@Injectable()
+export class TransactionHistoryService {
+  constructor(private readonly webhooks: WebhookOutboxService) {}
+
+  async record(manager: EntityManager, change: StatusChange): Promise<TransactionStatusChange> {
+    const row = await manager.save(
+      TransactionStatusChange,
+      manager.create(TransactionStatusChange, {
+        transactionId: change.transaction.id,
+        fromStatus: change.from,
+        toStatus: change.transaction.status,
+        actor: change.actor,
+      }),
+    );
+    // Delivered on commit only; the merchant API drops its cached copy of the transaction.
+    await manager.query(`SELECT pg_notify('gateway_transaction_changed', $1)`, [
+      change.transaction.id,
+    ]);
+    // The merchant's notification, in the outbox of this same DB transaction (decisions.md section 5).
+    await this.webhooks.enqueue(manager, change.transaction);
+    return row;
+  }
+}

@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import { HttpStatus, Injectable } from '@nestjs/common';
+import type { AuthenticatedStore } from '@app/auth';
+import { AppException, ErrorCode } from '@app/errors';
+import { CacheKeys } from '../cache/cache-keys';
+import { ReadCache } from '../cache/read-cache.service';
+import { formatTimestamp } from '../transactions/transaction-payload.mapper';
+import { BalanceChangesSlice, BalanceRepository } from './balance.repository';
+import { DEFAULT_LIMIT, DEFAULT_PAGE } from './dto/balance-changes.query.dto';
+
+export interface BalanceChangeItem {
+  createdAt: string;
+  updatedAt: string;
+  storeId: number;
+  flow: string;
+  amount: number;
+  balanceBefore: number;
+  balanceAfter: number;
+}
+
+export interface BalanceChangesPage {
+  items: BalanceChangeItem[];
+  total: number;
+  page: number;
+  limit: number;
+  totalPages: number;
+}
+
+@Injectable()
+export class BalanceService {
+  constructor(
+    private readonly repository: BalanceRepository,
+    private readonly cache: ReadCache,
+  ) {}
+
+  /**
+   * merchant-api.md 4.8 for all stores of the merchant. Pages are cached under the merchant's
+   * balance version, which the core's `gateway_balance_changed` notification drops.
+   */
+  async list(store: AuthenticatedStore, query: { page?: number; limit?: number }): Promise<BalanceChangesPage> {
+    const page = query.page ?? DEFAULT_PAGE;
+    const limit = query.limit ?? DEFAULT_LIMIT;
+    const versionKey = CacheKeys.balanceVersion(store.merchantId);
+    const stamp = this.cache.stamp();
+    let version = await this.cache.get<string>(versionKey);
+    if (!version) {
+      version = randomUUID();
+      await this.cache.set(versionKey, version, { key: versionKey, stamp });
+    }
+    const slice = await this.cache.readThrough<BalanceChangesSlice>(
+      CacheKeys.balancePage(store.merchantId, version, page, limit),
+      () => this.repository.findPageForMerchant(store.merchantId, page, limit),
+      versionKey,
+    );
+    if (!slice) throw new AppException(ErrorCode.MERCHANT_NOT_FOUND, HttpStatus.NOT_FOUND);
+    return {
+      items: slice.items.map((item) => ({
+        createdAt: formatTimestamp(item.createdAt),
+        updatedAt: formatTimestamp(item.updatedAt),
+        storeId: item.storeId,
+        flow: item.flow,
+        amount: Number(item.amount),
+        balanceBefore: Number(item.balanceBefore),
+        balanceAfter: Number(item.balanceAfter),
+      })),
+      total: slice.total,
+      page,
+      limit,
+      totalPages: Math.ceil(slice.total / limit),
+    };
+  }
+}

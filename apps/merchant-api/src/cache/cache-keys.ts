@@ -1,0 +1,14 @@
+/**
+ * Every key of the read cache. With Redis they sit under `<REDIS_KEY_PREFIX>cache::`.
+ *
+ * A transaction is cached under its id alone, because the core's change notification carries
+ * only the id; readers check the cached record's merchant and type before using it.
+ * A merchant's balance pages hang off a version key: one notification drops the version, and
+ * every page cached under the old one becomes unreachable at once.
+ */
+export const CacheKeys = {
+  transaction: (transactionId: string): string => `txn:${transactionId.toLowerCase()}`,
+  balanceVersion: (merchantId: number | string): string => `balance-version:${merchantId}`,
+  balancePage: (merchantId: number, version: string, page: number, limit: number): string =>
+    `balance:${merchantId}:${version}:${page}:${limit}`,
+};

@@ -1,0 +1,87 @@
+import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { createCache, type Cache } from 'cache-manager';
+import { Keyv } from 'keyv';
+import KeyvRedis, { createClient } from '@keyv/redis';
+import { APP_CONFIG, AppConfig } from '@app/config';
+import { ChangeListener } from './change-listener.service';
+import { CACHE_OPTIONS, CACHE_STORE, ReadCache, ReadCacheOptions } from './read-cache.service';
+
+const CACHE_BACKEND = Symbol('CACHE_BACKEND');
+
+interface CacheBackend {
+  cache: Cache;
+  close(): Promise<void>;
+}
+
+/**
+ * cache-manager over Redis (@keyv/redis) when REDIS_URL is set, shared by every instance; an
+ * in-process Keyv otherwise. The Redis client never queues commands while disconnected, so a
+ * Redis outage turns into cache misses at once instead of stalled requests.
+ */
+function createBackend(config: AppConfig, logger: Logger): CacheBackend {
+  const ttl = config.merchantApi.cacheTtlSeconds * 1000;
+  if (!config.redis.url) {
+    const cache = createCache({ stores: [new Keyv()], ttl });
+    return { cache, close: () => cache.disconnect().then(() => undefined) };
+  }
+  const client = createClient({
+    url: config.redis.url,
+    name: 'merchant-api-cache',
+    disableOfflineQueue: true,
+    socket: { connectTimeout: 2_000, reconnectStrategy: (attempt: number) => Math.min(100 * 2 ** attempt, 2_000) },
+  });
+  let healthy = true;
+  const onError = (error: Error): void => {
+    if (healthy) logger.warn(`redis cache unavailable: ${error.message}`);
+    healthy = false;
+  };
+  client.on('error', onError);
+  client.on('ready', () => {
+    if (!healthy) logger.log('redis cache connection restored');
+    healthy = true;
+  });
+  // Connects in the background and keeps retrying; until then every cache call is a fast miss.
+  client.connect().catch(onError);
+  const store = new KeyvRedis(client, { namespace: `${config.redis.keyPrefix}cache`, throwOnConnectError: false, throwOnErrors: true });
+  const keyv = new Keyv({ store, namespace: `${config.redis.keyPrefix}cache`, useKeyPrefix: false, throwOnErrors: true });
+  keyv.on('error', () => undefined);
+  const cache = createCache({ stores: [keyv], ttl });
+  return {
+    cache,
+    close: async () => {
+      try {
+        client.destroy();
+      } catch {
+        // already closed
+      }
+    },
+  };
+}
+
+@Injectable()
+class CacheBackendShutdown implements OnApplicationShutdown {
+  constructor(@Inject(CACHE_BACKEND) private readonly backend: CacheBackend) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.backend.close();
+  }
+}
+
+/** The read cache and the listener that keeps it coherent; global, as every feature reads through it. */
+@Global()
+@Module({
+  providers: [
+    { provide: CACHE_BACKEND, inject: [APP_CONFIG], useFactory: (config: AppConfig) => createBackend(config, new Logger('ReadCache')) },
+    { provide: CACHE_STORE, inject: [CACHE_BACKEND], useFactory: (backend: CacheBackend) => backend.cache },
+    {
+      provide: CACHE_OPTIONS,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig): ReadCacheOptions => ({ ttlMs: config.merchantApi.cacheTtlSeconds * 1000, operationTimeoutMs: 250 }),
+    },
+    CacheBackendShutdown,
+    ReadCache,
+    ChangeListener,
+  ],
+  exports: [ReadCache, ChangeListener],
+})
+export class ReadCacheModule {}

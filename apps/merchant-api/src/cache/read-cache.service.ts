@@ -1,0 +1,144 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { Cache } from 'cache-manager';
+
+export const CACHE_STORE = Symbol('CACHE_STORE');
+export const CACHE_OPTIONS = Symbol('CACHE_OPTIONS');
+
+export interface ReadCacheOptions {
+  ttlMs: number;
+  /** A cache call slower than this counts as a miss: a stalled Redis must not stall reads. */
+  operationTimeoutMs: number;
+}
+
+/**
+ * Read-through cache in front of PostgreSQL (cache-manager: Redis or in-process).
+ *
+ * Coherence: ChangeListener deletes keys when the core announces a change. A read that loaded
+ * from the database before such an announcement must not put its older value back afterwards,
+ * so every invalidation is stamped with a counter and a load only fills the cache when no
+ * invalidation of its key (or a resync) happened while it ran. While the listener is
+ * disconnected the cache is bypassed entirely: announcements may be lost, the database is not.
+ * Any cache failure is a miss; reads then come from the database.
+ */
+@Injectable()
+export class ReadCache {
+  private readonly logger = new Logger(ReadCache.name);
+  private coherent = false;
+  private counter = 0;
+  private lastResync = 0;
+  /** Invalidation stamps of the last two sweep periods: only loads in flight need them. */
+  private recent = new Map<string, number>();
+  private previous = new Map<string, number>();
+  private lastSweep = Date.now();
+  private failureLogged = false;
+
+  constructor(
+    @Inject(CACHE_STORE) private readonly cache: Cache,
+    @Inject(CACHE_OPTIONS) private readonly options: ReadCacheOptions,
+  ) {}
+
+  get isCoherent(): boolean {
+    return this.coherent;
+  }
+
+  /** The cached value of `key`, else `load()`'s, cached unless `guardKey` was invalidated meanwhile. */
+  async readThrough<T>(key: string, load: () => Promise<T | null>, guardKey = key): Promise<T | null> {
+    if (!this.coherent) return load();
+    const cached = await this.get<T>(key);
+    if (cached !== undefined) return cached;
+    const stamp = this.counter;
+    const value = await load();
+    if (value !== null && this.unchangedSince(guardKey, stamp)) await this.set(key, value);
+    return value;
+  }
+
+  async get<T>(key: string): Promise<T | undefined> {
+    if (!this.coherent) return undefined;
+    try {
+      const value = await this.bounded(this.cache.get<T>(key));
+      return value ?? undefined;
+    } catch (error) {
+      this.reportFailure(error);
+      return undefined;
+    }
+  }
+
+  /** Stores `value` unless the cache became incoherent; `stamp` guards against a concurrent invalidation. */
+  async set(key: string, value: unknown, guard?: { key: string; stamp: number }): Promise<void> {
+    if (!this.coherent || (guard && !this.unchangedSince(guard.key, guard.stamp))) return;
+    try {
+      await this.bounded(this.cache.set(key, value, this.options.ttlMs));
+    } catch (error) {
+      this.reportFailure(error);
+    }
+  }
+
+  /** The counter a later `set(..., { stamp })` compares against. */
+  stamp(): number {
+    return this.counter;
+  }
+
+  /** Drops `key` here and in the shared store; loads in flight for it will not cache. */
+  async invalidate(key: string): Promise<void> {
+    this.counter += 1;
+    this.sweep();
+    this.recent.set(key, this.counter);
+    try {
+      await this.bounded(this.cache.del(key));
+    } catch (error) {
+      this.reportFailure(error);
+    }
+  }
+
+  /** Change announcements may be lost from now on: serve from the database only. */
+  markIncoherent(): void {
+    if (this.coherent) this.logger.warn('change notifications interrupted: reading from PostgreSQL without the cache');
+    this.coherent = false;
+    this.counter += 1;
+    this.lastResync = this.counter;
+  }
+
+  /** Announcements flow again: forget whatever may have changed unannounced, then use the cache. */
+  async resync(): Promise<void> {
+    this.counter += 1;
+    this.lastResync = this.counter;
+    try {
+      await this.bounded(this.cache.clear());
+    } catch (error) {
+      // Entries that survive a failed clear expire by TTL; until then the cache stays off.
+      this.reportFailure(error);
+      return;
+    }
+    if (!this.coherent) this.logger.log('change notifications active: cache enabled');
+    this.coherent = true;
+    this.failureLogged = false;
+  }
+
+  private unchangedSince(key: string, stamp: number): boolean {
+    if (this.lastResync > stamp) return false;
+    const invalidated = this.recent.get(key) ?? this.previous.get(key) ?? 0;
+    return invalidated <= stamp;
+  }
+
+  private sweep(): void {
+    // Loads take milliseconds; stamps older than two sweep periods can no longer matter.
+    if (Date.now() - this.lastSweep < 30_000) return;
+    this.previous = this.recent;
+    this.recent = new Map();
+    this.lastSweep = Date.now();
+  }
+
+  private bounded<T>(operation: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`cache operation took over ${this.options.operationTimeoutMs} ms`)), this.options.operationTimeoutMs);
+    });
+    return Promise.race([operation, timeout]).finally(() => clearTimeout(timer));
+  }
+
+  private reportFailure(error: unknown): void {
+    if (this.failureLogged) return;
+    this.failureLogged = true;
+    this.logger.warn(`cache unavailable, reading from PostgreSQL: ${(error as Error)?.message ?? String(error)}`);
+  }
+}

@@ -1,0 +1,140 @@
+import { createServer } from 'node:net';
+import { SigningClient } from '../support/signing-client';
+import { RunningApp, startMerchantApi, startSystem, TestSystem } from '../support/system';
+import { ChangeListener } from '../../apps/merchant-api/src/cache/change-listener.service';
+import { ReadCache } from '../../apps/merchant-api/src/cache/read-cache.service';
+import { merchantKit, within } from './merchant-kit';
+
+/**
+ * Issue item 4: reads come from the stored data through a cache that the core's change
+ * notifications keep coherent on every instance within a second (a TTL alone would not), and
+ * reads keep working from PostgreSQL when Redis is down.
+ */
+describe('read cache coherence', () => {
+  let system: TestSystem;
+  let kit: ReturnType<typeof merchantKit>;
+  let second: RunningApp;
+
+  beforeAll(async () => {
+    // A TTL far longer than the test: only invalidation can make a change visible in time.
+    system = await startSystem({ CACHE_TTL_SECONDS: '3600' });
+    second = await startMerchantApi(system.core.url, { CACHE_TTL_SECONDS: '3600' });
+    kit = merchantKit(system);
+  });
+  afterAll(async () => {
+    await second.app.close();
+    await system.close();
+  });
+
+  const status = async (client: SigningClient, id: string): Promise<string> => (await client.onTransaction('get', 'payin', id).expect(200)).body.data.status;
+
+  it('serves reads from the cache: a silent database edit stays invisible until a change is announced', async () => {
+    const { client } = await kit.merchant();
+    const payin = await kit.payin(client, { description: 'before' });
+    await client.onTransaction('get', 'payin', payin.transactionId).expect(200);
+    await kit.db().query(`UPDATE transactions SET description = 'after' WHERE id = $1`, [payin.transactionId]);
+    const cached = await client.onTransaction('get', 'payin', payin.transactionId).expect(200);
+    expect(cached.body.data.description).toBe('before');
+    await kit.db().query(`SELECT pg_notify('gateway_transaction_changed', $1)`, [payin.transactionId]);
+    await within(1000, async () => (await client.onTransaction('get', 'payin', payin.transactionId)).body.data.description === 'after');
+  });
+
+  it('shows an operator change made in the core within a second, on every instance', async () => {
+    const { store, client } = await kit.merchant();
+    const other = new SigningClient(second.url, store);
+    const payin = await kit.payin(client);
+    await client.onTransaction('patch', 'payin', payin.transactionId).expect(200);
+    expect(await status(client, payin.transactionId)).toBe('processing');
+    expect(await status(other, payin.transactionId)).toBe('processing');
+    expect((await kit.ops.setStatus(payin.transactionId, 'success')).status).toBe(200);
+    const [first, elsewhere] = await Promise.all([
+      within(1000, async () => (await status(client, payin.transactionId)) === 'success'),
+      within(1000, async () => (await status(other, payin.transactionId)) === 'success'),
+    ]);
+    expect(Math.max(first, elsewhere)).toBeLessThan(1000);
+  });
+
+  it("shows one instance's cancel on the other instance at once", async () => {
+    const { store, client } = await kit.merchant();
+    const other = new SigningClient(second.url, store);
+    const payin = await kit.payin(client);
+    expect(await status(other, payin.transactionId)).toBe('pending');
+    await client.onTransaction('delete', 'payin', payin.transactionId).expect(200);
+    await within(1000, async () => (await status(other, payin.transactionId)) === 'canceled');
+  });
+
+  it('shows a payin that expired in the core within a second', async () => {
+    const { store, client } = await kit.merchant();
+    await kit.ops.call('patch', `/stores/${store.storeId}`, { payinTtlSeconds: 1 }).expect(200);
+    const payin = await kit.payin(client);
+    expect(await status(client, payin.transactionId)).toBe('pending');
+    await within(5000, async () => (await kit.storedStatus(payin.transactionId)) === 'expired');
+    await within(1000, async () => (await status(client, payin.transactionId)) === 'expired');
+  });
+
+  it('shows a new balance change within a second after a page was cached', async () => {
+    const { store, client } = await kit.merchant();
+    await kit.ops.fund(store.storeId, 5);
+    expect((await client.get('/api/v1/merchant/balance/changes').expect(200)).body.data.total).toBe(1);
+    await kit.ops.fund(store.storeId, 7);
+    await within(1000, async () => (await client.get('/api/v1/merchant/balance/changes')).body.data.total === 2);
+    const page = (await new SigningClient(second.url, store).get('/api/v1/merchant/balance/changes').expect(200)).body.data;
+    expect(page.items[0].amount).toBe(7);
+  });
+
+  it('falls back to the database while the listener is disconnected, and reconnects', async () => {
+    const instance = await startMerchantApi(system.core.url, { CACHE_TTL_SECONDS: '3600' });
+    try {
+      const { store } = await kit.merchant();
+      const client = new SigningClient(instance.url, store);
+      const payin = await kit.payin(client);
+      expect(await status(client, payin.transactionId)).toBe('pending');
+      const listener = instance.app.get(ChangeListener);
+      const cache = instance.app.get(ReadCache);
+      await kit.db().query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [listener.applicationName]);
+      await within(2000, async () => !cache.isCoherent);
+      // Unannounced: with the listener gone, only reading past the cache shows it.
+      await kit.db().query(`UPDATE transactions SET description = 'while disconnected' WHERE id = $1`, [payin.transactionId]);
+      expect((await client.onTransaction('get', 'payin', payin.transactionId).expect(200)).body.data.description).toBe('while disconnected');
+      await within(10_000, async () => cache.isCoherent);
+      const [{ n }] = await kit.db().query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [listener.applicationName]);
+      expect(n).toBe(1);
+      await kit.ops.setStatus(payin.transactionId, 'success');
+      await client.onTransaction('delete', 'payin', payin.transactionId).expect(200);
+      expect(await status(client, payin.transactionId)).toBe('canceled');
+    } finally {
+      await instance.app.close();
+    }
+  });
+
+  it('keeps answering from PostgreSQL when Redis is unreachable', async () => {
+    const closedPort = await unusedPort();
+    const instance = await startMerchantApi(system.core.url, { REDIS_URL: `redis://127.0.0.1:${closedPort}` });
+    try {
+      const { store } = await kit.merchant({ funded: 50 });
+      const client = new SigningClient(instance.url, store);
+      const payin = await kit.payin(client);
+      expect(await status(client, payin.transactionId)).toBe('pending');
+      await client.onTransaction('patch', 'payin', payin.transactionId).expect(200);
+      expect(await status(client, payin.transactionId)).toBe('processing');
+      await kit.ops.setStatus(payin.transactionId, 'success');
+      await within(1000, async () => (await status(client, payin.transactionId)) === 'success');
+      await kit.payout(client);
+      const ledger = await client.get('/api/v1/merchant/balance/changes', { nonce: 'redis-down-1' }).expect(200);
+      expect(ledger.body.data.total).toBeGreaterThanOrEqual(2);
+      await client.get('/api/v1/merchant/balance/changes', { nonce: 'redis-down-1' }).expect(401, { message: 'ERROR_SIGNATURE_REPLAYED' });
+    } finally {
+      await instance.app.close();
+    }
+  });
+});
+
+function unusedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
