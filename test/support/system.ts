@@ -19,6 +19,9 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
     CORE_PORT: '0',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
     WEBHOOK_ALLOW_PRIVATE: 'true',
+    // Every dispatcher works every store's outbox: a suite's core would deliver (and retry on its
+    // own schedule) the notifications another suite is asserting on. The webhook suites turn it on.
+    WEBHOOK_DISPATCHER_ENABLED: 'false',
     ...overrides,
   });
 }

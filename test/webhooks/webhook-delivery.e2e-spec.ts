@@ -9,9 +9,14 @@ import { admin } from '../support/factories';
 import { RunningApp, startCore } from '../support/system';
 import { confirm, createStore, createTransaction, eventsOfStore } from './support/fixtures';
 import { Reply, ReceivedWebhook, WebhookReceiver } from './support/receiver';
-import { holdWebhookSuiteLock, RETRY_SCHEDULE_TOTAL_MS, WEBHOOK_TEST_ENV } from './support/webhook-env';
+import {
+  holdWebhookSuiteLock,
+  RETRY_SCHEDULE_TOTAL_MS,
+  WEBHOOK_TEST_ENV,
+} from './support/webhook-env';
 
-const hmacHex = (message: string, key: string): string => createHmac('sha256', key).update(message, 'utf8').digest('hex');
+const hmacHex = (message: string, key: string): string =>
+  createHmac('sha256', key).update(message, 'utf8').digest('hex');
 
 describe('webhook delivery', () => {
   let releaseLock: () => Promise<void>;
@@ -23,7 +28,8 @@ describe('webhook delivery', () => {
   beforeAll(async () => {
     releaseLock = await holdWebhookSuiteLock();
     await receiver.start();
-    receiver.responder = (req, attempt) => routes.get(req.path)?.(req, attempt) ?? { status: 200, body: 'ok' };
+    receiver.responder = (req, attempt) =>
+      routes.get(req.path)?.(req, attempt) ?? { status: 200, body: 'ok' };
     core = await startCore(WEBHOOK_TEST_ENV);
   }, 300_000);
 
@@ -35,13 +41,15 @@ describe('webhook delivery', () => {
 
   const newPath = (): string => `/hook-${randomUUID()}`;
   const operator = () => admin({ core });
-  const eventView = async (eventId: string) => (await operator().call('get', `/webhooks/${eventId}`).expect(200)).body;
+  const eventView = async (eventId: string) =>
+    (await operator().call('get', `/webhooks/${eventId}`).expect(200)).body;
   const waitForEvent = async (eventId: string, status: string, timeoutMs = 20_000) => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const view = await eventView(eventId);
       if (view.status === status) return view;
-      if (Date.now() > deadline) throw new Error(`event ${eventId} still ${view.status}, wanted ${status}`);
+      if (Date.now() > deadline)
+        throw new Error(`event ${eventId} still ${view.status}, wanted ${status}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   };
@@ -49,12 +57,20 @@ describe('webhook delivery', () => {
   it('delivers a post notification within a second, verifiable with libs/signature, a hand-computed HMAC and standardwebhooks', async () => {
     const store = await createStore(core);
     const path = newPath();
-    const transaction = await createTransaction(core, store, { webhookUrl: receiver.url(path), webhookMethod: 'post', amount: '100.50', externalId: 'order-42' });
+    const transaction = await createTransaction(core, store, {
+      webhookUrl: receiver.url(path),
+      webhookMethod: 'post',
+      amount: '100.50',
+      externalId: 'order-42',
+    });
     await receiver.waitFor(() => receiver.for(path).length === 1, 'the creation notification');
 
     const changedAt = Date.now();
     await confirm(core, transaction.id);
-    await receiver.waitFor(() => receiver.for(path).some((r) => r.fields.status === 'processing'), 'the processing notification');
+    await receiver.waitFor(
+      () => receiver.for(path).some((r) => r.fields.status === 'processing'),
+      'the processing notification',
+    );
     const delivery = receiver.for(path).find((r) => r.fields.status === 'processing')!;
     expect(delivery.at - changedAt).toBeLessThan(1000);
 
@@ -83,14 +99,27 @@ describe('webhook delivery', () => {
       `&transactionId=${transaction.id}&type=payin&updatedAt=${body.updatedAt}`;
     expect(body.signature).toBe(hmacHex(canonical, store.privateToken));
     // Standard Webhooks, with the store's webhook secret, over the exact body received.
-    expect(new Webhook(store.webhookSecret).verify(delivery.rawBody, delivery.headers)).toEqual(body);
-    expect(() => new Webhook(store.webhookSecret).verify(delivery.rawBody.replace('100.5', '1000.5'), delivery.headers)).toThrow();
+    expect(new Webhook(store.webhookSecret).verify(delivery.rawBody, delivery.headers)).toEqual(
+      body,
+    );
+    expect(() =>
+      new Webhook(store.webhookSecret).verify(
+        delivery.rawBody.replace('100.5', '1000.5'),
+        delivery.headers,
+      ),
+    ).toThrow();
   });
 
   it("delivers a get notification with the same fields as query parameters, signed with the URL's own", async () => {
     const store = await createStore(core);
     const path = newPath();
-    const transaction = await createTransaction(core, store, { webhookUrl: `${receiver.url(path)}?shop=7`, webhookMethod: 'get', amount: '25.00', externalId: null, isTest: true });
+    const transaction = await createTransaction(core, store, {
+      webhookUrl: `${receiver.url(path)}?shop=7`,
+      webhookMethod: 'get',
+      amount: '25.00',
+      externalId: null,
+      isTest: true,
+    });
     await receiver.waitFor(() => receiver.for(path).length === 1, 'the get notification');
     const delivery = receiver.for(path)[0];
 
@@ -120,7 +149,9 @@ describe('webhook delivery', () => {
   it('retries after a 500 and logs both attempts', async () => {
     const store = await createStore(core);
     const path = newPath();
-    routes.set(path, (_req, attempt) => (attempt === 1 ? { status: 500, body: 'temporarily broken' } : { status: 204 }));
+    routes.set(path, (_req, attempt) =>
+      attempt === 1 ? { status: 500, body: 'temporarily broken' } : { status: 204 },
+    );
     await createTransaction(core, store, { webhookUrl: receiver.url(path) });
     await receiver.waitFor(() => receiver.for(path).length === 2, 'the retry');
 
@@ -129,7 +160,12 @@ describe('webhook delivery', () => {
     expect(second.at - first.at).toBeGreaterThanOrEqual(150);
     const view = await waitForEvent(first.eventId, 'delivered');
     expect(view.attempts).toEqual([
-      expect.objectContaining({ statusCode: 500, responsePrefix: 'temporarily broken', error: null, url: receiver.url(path) }),
+      expect.objectContaining({
+        statusCode: 500,
+        responsePrefix: 'temporarily broken',
+        error: null,
+        url: receiver.url(path),
+      }),
       expect.objectContaining({ statusCode: 204, responsePrefix: '', error: null }),
     ]);
     expect(view.deliveredAt).not.toBeNull();
@@ -147,7 +183,11 @@ describe('webhook delivery', () => {
     // WEBHOOK_TIMEOUT_MS (1 s) and then the first backoff step (0.2 s).
     expect(second.at - first.at).toBeGreaterThanOrEqual(1_100);
     const view = await waitForEvent(first.eventId, 'delivered');
-    expect(view.attempts[0]).toMatchObject({ statusCode: null, responsePrefix: null, error: 'timed out after 1000 ms' });
+    expect(view.attempts[0]).toMatchObject({
+      statusCode: null,
+      responsePrefix: null,
+      error: 'timed out after 1000 ms',
+    });
     expect(view.attempts[0].durationMs).toBeGreaterThanOrEqual(990);
     expect(view.attempts[1]).toMatchObject({ statusCode: 200, responsePrefix: 'ok', error: null });
   });
@@ -156,19 +196,27 @@ describe('webhook delivery', () => {
     const store = await createStore(core);
     const path = newPath();
     const elsewhere = newPath();
-    routes.set(path, (_req, attempt) => (attempt === 1 ? { status: 302, headers: { location: receiver.url(elsewhere) } } : { status: 200 }));
+    routes.set(path, (_req, attempt) =>
+      attempt === 1
+        ? { status: 302, headers: { location: receiver.url(elsewhere) } }
+        : { status: 200 },
+    );
     await createTransaction(core, store, { webhookUrl: receiver.url(path) });
     await receiver.waitFor(() => receiver.for(path).length === 2, 'the retry after the redirect');
     expect(receiver.for(elsewhere)).toHaveLength(0);
     const view = await waitForEvent(receiver.for(path)[0].eventId, 'delivered');
-    expect(view.attempts.map((attempt: { statusCode: number }) => attempt.statusCode)).toEqual([302, 200]);
+    expect(view.attempts.map((attempt: { statusCode: number }) => attempt.statusCode)).toEqual([
+      302, 200,
+    ]);
   });
 
   it('marks a notification failed after the whole schedule, and an operator resend delivers it with the same id', async () => {
     const store = await createStore(core);
     const path = newPath();
     let healthy = false;
-    routes.set(path, () => (healthy ? { status: 200 } : { status: 503, body: 'down for maintenance' }));
+    routes.set(path, () =>
+      healthy ? { status: 200 } : { status: 503, body: 'down for maintenance' },
+    );
     const transaction = await createTransaction(core, store, { webhookUrl: receiver.url(path) });
     const [event] = await eventsOfStore(core, store.storeId);
 
@@ -187,7 +235,9 @@ describe('webhook delivery', () => {
     expect(last.eventId).toBe(event.id);
     expect(last.fields.transactionId).toBe(transaction.id);
 
-    const audit = await core.app.get(DataSource).manager.findOne(AdminAuditLog, { where: { action: 'webhook.resend', targetId: event.id } });
+    const audit = await core.app
+      .get(DataSource)
+      .manager.findOne(AdminAuditLog, { where: { action: 'webhook.resend', targetId: event.id } });
     expect(audit).toMatchObject({ actor: 'e2e', targetType: 'webhook_event' });
   }, 60_000);
 
@@ -199,24 +249,37 @@ describe('webhook delivery', () => {
 
     const payout = await createTransaction(core, store, { type: 'payout', amount: '10.00' });
     const payinWithout = await createTransaction(core, store);
-    const payinWithOwn = await createTransaction(core, store, { webhookUrl: receiver.url(ownPath), webhookMethod: 'post' });
-    await receiver.waitFor(() => receiver.for(defaultPath).length === 2 && receiver.for(ownPath).length === 1, 'three notifications');
+    const payinWithOwn = await createTransaction(core, store, {
+      webhookUrl: receiver.url(ownPath),
+      webhookMethod: 'post',
+    });
+    await receiver.waitFor(
+      () => receiver.for(defaultPath).length === 2 && receiver.for(ownPath).length === 1,
+      'three notifications',
+    );
 
     const atDefault = receiver.for(defaultPath);
     expect(atDefault.every((r) => r.method === 'GET')).toBe(true);
-    expect(atDefault.map((r) => r.query.transactionId).sort()).toEqual([payout.id, payinWithout.id].sort());
+    expect(atDefault.map((r) => r.query.transactionId).sort()).toEqual(
+      [payout.id, payinWithout.id].sort(),
+    );
     expect(atDefault.find((r) => r.query.transactionId === payout.id)!.query.type).toBe('payout');
     expect(receiver.for(ownPath)[0].fields.transactionId).toBe(payinWithOwn.id);
-    for (const delivery of [...atDefault, ...receiver.for(ownPath)]) expect(verify(delivery.fields, store.privateToken, delivery.fields.signature)).toBe(true);
+    for (const delivery of [...atDefault, ...receiver.for(ownPath)])
+      expect(verify(delivery.fields, store.privateToken, delivery.fields.signature)).toBe(true);
   });
 
   it('writes no notification when there is no URL, nor for a change that rolls back', async () => {
     const store = await createStore(core);
     await createTransaction(core, store);
     const path = newPath();
-    await operator().call('patch', `/stores/${store.storeId}/webhook`, { url: receiver.url(path) }).expect(200);
+    await operator()
+      .call('patch', `/stores/${store.storeId}/webhook`, { url: receiver.url(path) })
+      .expect(200);
     // An unfunded payout: the debit refuses it and the whole creation, outbox row included, rolls back.
-    await expect(createTransaction(core, store, { type: 'payout', amount: '10.00' })).rejects.toMatchObject({ code: 'ERROR_INSUFFICIENT_BALANCE' });
+    await expect(
+      createTransaction(core, store, { type: 'payout', amount: '10.00' }),
+    ).rejects.toMatchObject({ code: 'ERROR_INSUFFICIENT_BALANCE' });
     expect(await eventsOfStore(core, store.storeId)).toEqual([]);
   });
 
@@ -224,60 +287,106 @@ describe('webhook delivery', () => {
     const kit = coreKit(core);
     const store = await kit.storeWithDetails();
     const path = newPath();
-    const created = await kit.createPayin(store.storeId, { webhookUrl: receiver.url(path), webhookMethod: 'post' }).expect(200);
+    const created = await kit
+      .createPayin(store.storeId, { webhookUrl: receiver.url(path), webhookMethod: 'post' })
+      .expect(200);
     const id = created.body.transactionId as string;
     await kit.move('payins', id, 'confirm', store.storeId).expect(200);
-    await operator().setStatus(id, 'success').then((res) => expect(res.status).toBe(200));
+    await operator()
+      .setStatus(id, 'success')
+      .then((res) => expect(res.status).toBe(200));
     await receiver.waitFor(() => receiver.for(path).length === 3, 'three notifications');
 
     const deliveries = receiver.for(path);
-    expect(deliveries.map((r) => r.fields.status).sort()).toEqual(['pending', 'processing', 'success']);
+    expect(deliveries.map((r) => r.fields.status).sort()).toEqual([
+      'pending',
+      'processing',
+      'success',
+    ]);
     expect(new Set(deliveries.map((r) => r.eventId)).size).toBe(3);
-    for (const delivery of deliveries) expect(verify(delivery.fields, store.privateToken, delivery.fields.signature)).toBe(true);
+    for (const delivery of deliveries)
+      expect(verify(delivery.fields, store.privateToken, delivery.fields.signature)).toBe(true);
 
     // The operator's view of the transaction carries each notification's delivery log.
     const events = await eventsOfStore(core, store.storeId);
     for (const event of events) await waitForEvent(event.id, 'delivered');
     const view = await operator().call('get', `/transactions/${id}`).expect(200);
     expect(view.body.webhookDeliveries).toHaveLength(3);
-    expect(view.body.webhookDeliveries.map((d: { transactionStatus: string }) => d.transactionStatus)).toEqual(['pending', 'processing', 'success']);
+    expect(
+      view.body.webhookDeliveries.map((d: { transactionStatus: string }) => d.transactionStatus),
+    ).toEqual(['pending', 'processing', 'success']);
     for (const event of view.body.webhookDeliveries) {
       expect(event).toMatchObject({ status: 'delivered', url: receiver.url(path), method: 'post' });
       expect(event.attempts).toEqual([
-        { attemptedAt: expect.any(String), url: receiver.url(path), statusCode: 200, durationMs: expect.any(Number), responsePrefix: 'ok', error: null },
+        {
+          attemptedAt: expect.any(String),
+          url: receiver.url(path),
+          statusCode: 200,
+          durationMs: expect.any(Number),
+          responsePrefix: 'ok',
+          error: null,
+        },
       ]);
     }
     // Signatures are computed per attempt and never stored or shown.
     const shown = JSON.stringify(view.body);
-    for (const delivery of deliveries) expect(shown).not.toContain(delivery.fields.signature as string);
+    for (const delivery of deliveries)
+      expect(shown).not.toContain(delivery.fields.signature as string);
   });
 
   describe('admin endpoints', () => {
     it('sets, shows and clears the store default, validating the input', async () => {
       const store = await createStore(core);
       const ops = operator();
-      await ops.call('get', `/stores/${store.storeId}/webhook`).expect(200, { storeId: store.storeId, url: null, method: null });
+      await ops
+        .call('get', `/stores/${store.storeId}/webhook`)
+        .expect(200, { storeId: store.storeId, url: null, method: null });
       const url = 'https://shop.example.com/payments/hook?x=1';
-      await ops.call('patch', `/stores/${store.storeId}/webhook`, { url, method: 'GET' }).expect(200, { storeId: store.storeId, url, method: 'get' });
-      await ops.call('get', `/stores/${store.storeId}/webhook`).expect(200, { storeId: store.storeId, url, method: 'get' });
-      await ops.call('patch', `/stores/${store.storeId}/webhook`, { url: null }).expect(200, { storeId: store.storeId, url: null, method: null });
+      await ops
+        .call('patch', `/stores/${store.storeId}/webhook`, { url, method: 'GET' })
+        .expect(200, { storeId: store.storeId, url, method: 'get' });
+      await ops
+        .call('get', `/stores/${store.storeId}/webhook`)
+        .expect(200, { storeId: store.storeId, url, method: 'get' });
+      await ops
+        .call('patch', `/stores/${store.storeId}/webhook`, { url: null })
+        .expect(200, { storeId: store.storeId, url: null, method: null });
 
-      const badUrl = await ops.call('patch', `/stores/${store.storeId}/webhook`, { url: 'ftp://shop.example.com/x' }).expect(400);
-      expect(badUrl.body).toMatchObject({ message: 'ERROR_INVALID_REQUEST', details: [expect.objectContaining({ field: 'url' })] });
-      const badMethod = await ops.call('patch', `/stores/${store.storeId}/webhook`, { url, method: 'put' }).expect(400);
+      const badUrl = await ops
+        .call('patch', `/stores/${store.storeId}/webhook`, { url: 'ftp://shop.example.com/x' })
+        .expect(400);
+      expect(badUrl.body).toMatchObject({
+        message: 'ERROR_INVALID_REQUEST',
+        details: [expect.objectContaining({ field: 'url' })],
+      });
+      const badMethod = await ops
+        .call('patch', `/stores/${store.storeId}/webhook`, { url, method: 'put' })
+        .expect(400);
       expect(badMethod.body.details).toEqual([expect.objectContaining({ field: 'method' })]);
-      await ops.call('patch', '/stores/2147483000/webhook', { url }).expect(404, { message: 'ERROR_STORE_NOT_FOUND' });
-      await request(core.url).patch(`/admin/v1/stores/${store.storeId}/webhook`).send({ url }).expect(401);
+      await ops
+        .call('patch', '/stores/2147483000/webhook', { url })
+        .expect(404, { message: 'ERROR_STORE_NOT_FOUND' });
+      await request(core.url)
+        .patch(`/admin/v1/stores/${store.storeId}/webhook`)
+        .send({ url })
+        .expect(401);
 
-      const audit = await core.app.get(DataSource).manager.find(AdminAuditLog, { where: { action: 'store.webhook', targetId: String(store.storeId) } });
+      const audit = await core.app.get(DataSource).manager.find(AdminAuditLog, {
+        where: { action: 'store.webhook', targetId: String(store.storeId) },
+      });
       expect(audit).toHaveLength(2);
     });
 
     it('rotates the webhook secret: later notifications verify with the new one only', async () => {
       const path = newPath();
       const store = await createStore(core, { url: receiver.url(path) });
-      const rotated = await operator().call('post', `/stores/${store.storeId}/webhook-secret/rotate`).expect(200);
-      expect(rotated.body).toEqual({ storeId: store.storeId, webhookSecret: expect.stringMatching(/^whsec_[A-Za-z0-9+/=]{40,}$/) });
+      const rotated = await operator()
+        .call('post', `/stores/${store.storeId}/webhook-secret/rotate`)
+        .expect(200);
+      expect(rotated.body).toEqual({
+        storeId: store.storeId,
+        webhookSecret: expect.stringMatching(/^whsec_[A-Za-z0-9+/=]{40,}$/),
+      });
       expect(rotated.body.webhookSecret).not.toBe(store.webhookSecret);
       const shown = await operator().call('get', `/stores/${store.storeId}`).expect(200);
       expect(shown.body.webhookSecret).toBe(rotated.body.webhookSecret);
@@ -285,18 +394,28 @@ describe('webhook delivery', () => {
       await createTransaction(core, store);
       await receiver.waitFor(() => receiver.for(path).length === 1, 'the notification');
       const delivery = receiver.for(path)[0];
-      expect(new Webhook(rotated.body.webhookSecret).verify(delivery.rawBody, delivery.headers)).toEqual(delivery.fields);
-      expect(() => new Webhook(store.webhookSecret).verify(delivery.rawBody, delivery.headers)).toThrow();
+      expect(
+        new Webhook(rotated.body.webhookSecret).verify(delivery.rawBody, delivery.headers),
+      ).toEqual(delivery.fields);
+      expect(() =>
+        new Webhook(store.webhookSecret).verify(delivery.rawBody, delivery.headers),
+      ).toThrow();
 
-      const audit = await core.app.get(DataSource).manager.findOne(AdminAuditLog, { where: { action: 'store.rotate-webhook-secret', targetId: String(store.storeId) } });
+      const audit = await core.app.get(DataSource).manager.findOne(AdminAuditLog, {
+        where: { action: 'store.rotate-webhook-secret', targetId: String(store.storeId) },
+      });
       expect(JSON.stringify(audit)).not.toContain(rotated.body.webhookSecret);
     });
 
     it('answers 404 ERROR_WEBHOOK_EVENT_NOT_FOUND for an unknown or malformed event id', async () => {
       const ops = operator();
       for (const id of [randomUUID(), 'not-a-uuid']) {
-        await ops.call('get', `/webhooks/${id}`).expect(404, { message: 'ERROR_WEBHOOK_EVENT_NOT_FOUND' });
-        await ops.call('post', `/webhooks/${id}/resend`).expect(404, { message: 'ERROR_WEBHOOK_EVENT_NOT_FOUND' });
+        await ops
+          .call('get', `/webhooks/${id}`)
+          .expect(404, { message: 'ERROR_WEBHOOK_EVENT_NOT_FOUND' });
+        await ops
+          .call('post', `/webhooks/${id}/resend`)
+          .expect(404, { message: 'ERROR_WEBHOOK_EVENT_NOT_FOUND' });
       }
       await request(core.url).post(`/admin/v1/webhooks/${randomUUID()}/resend`).expect(401);
     });
@@ -305,7 +424,7 @@ describe('webhook delivery', () => {
       const path = newPath();
       const store = await createStore(core, { url: receiver.url(path), method: 'post' });
       const transaction = await createTransaction(core, store, { amount: '7.25' });
-        const [event] = await eventsOfStore(core, store.storeId);
+      const [event] = await eventsOfStore(core, store.storeId);
       const view = await waitForEvent(event.id, 'delivered');
       expect(view).toMatchObject({
         eventId: event.id,
@@ -317,7 +436,13 @@ describe('webhook delivery', () => {
         status: 'delivered',
         attemptCount: 1,
         nextAttemptAt: null,
-        payload: { eventId: event.id, transactionId: transaction.id, amount: 7.25, status: 'pending', type: 'payin' },
+        payload: {
+          eventId: event.id,
+          transactionId: transaction.id,
+          amount: 7.25,
+          status: 'pending',
+          type: 'payin',
+        },
       });
       expect(view.payload).not.toHaveProperty('signature');
     });

@@ -49,7 +49,11 @@ export interface CoreConfig {
   webhookTimeoutMs: number;
   webhookRetrySchedule: number[];
   webhookPollIntervalMs: number;
-  /** False: this instance never sends webhooks (another instance, or a dedicated one, does). */
+  /**
+   * False: this instance writes notifications but never sends them (another instance does).
+   * Off by default under NODE_ENV=test: every dispatcher works every store's outbox, so only
+   * the webhook suites, which turn it on, may send on the shared test database.
+   */
   webhookDispatcherEnabled: boolean;
   /** Notifications one dispatcher claims and sends at once. */
   webhookConcurrency: number;

@@ -16,14 +16,21 @@ class DispatcherWorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: DispatcherWorkerModule,
-      imports: [ConfigModule.forRoot(config), DatabaseModule.forRoot(config.database.url!, 4, 'webhook-dispatcher-worker'), FieldCipherModule, WebhooksModule],
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule.forRoot(config.database.url!, 4, 'webhook-dispatcher-worker'),
+        FieldCipherModule,
+        WebhooksModule,
+      ],
     };
   }
 }
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit({ requireDatabase: true });
-  const app = await NestFactory.createApplicationContext(DispatcherWorkerModule.forRoot(config), { logger: ['error'] });
+  const app = await NestFactory.createApplicationContext(DispatcherWorkerModule.forRoot(config), {
+    logger: ['error'],
+  });
   app.enableShutdownHooks();
   await app.init();
   process.stdout.write('dispatcher ready\n');

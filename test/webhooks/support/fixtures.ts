@@ -10,7 +10,10 @@ export interface WebhookTestStore extends TestStore {
 }
 
 /** A fresh merchant and store through the admin API, with its webhook secret and, if given, default target. */
-export async function createStore(core: RunningApp, target?: { url: string; method?: 'get' | 'post' }): Promise<WebhookTestStore> {
+export async function createStore(
+  core: RunningApp,
+  target?: { url: string; method?: 'get' | 'post' },
+): Promise<WebhookTestStore> {
   const operator = admin({ core });
   const store = await operator.createStore();
   const view = await operator.call('get', `/stores/${store.storeId}`).expect(200);
@@ -32,7 +35,11 @@ export interface TransactionInput {
  * transitions service (history, outbox, ledger) in the same DB transaction. No payment details
  * check: these tests are about what happens after a status change.
  */
-export async function createTransaction(core: RunningApp, store: TestStore, input: TransactionInput = {}): Promise<Transaction> {
+export async function createTransaction(
+  core: RunningApp,
+  store: TestStore,
+  input: TransactionInput = {},
+): Promise<Transaction> {
   const dataSource = core.app.get(DataSource);
   const transitions = core.app.get(TransactionTransitionsService);
   return dataSource.transaction(async (manager) => {
@@ -62,24 +69,42 @@ export async function createTransaction(core: RunningApp, store: TestStore, inpu
 
 /** The payer confirms (pending to processing), as the core's confirm does. */
 export async function confirm(core: RunningApp, transactionId: string): Promise<Transaction> {
-  return move(core, transactionId, (transitions, manager, transaction) => transitions.apply(manager, transaction, { kind: 'confirm' }, 'merchant'));
+  return move(core, transactionId, (transitions, manager, transaction) =>
+    transitions.apply(manager, transaction, { kind: 'confirm' }, 'merchant'),
+  );
 }
 
 /** An operator's move, as the admin API makes it. */
-export async function operatorMove(core: RunningApp, transactionId: string, to: TransactionStatus): Promise<Transaction> {
-  return move(core, transactionId, (transitions, manager, transaction) => transitions.apply(manager, transaction, { kind: 'operator', to }, 'operator:e2e'));
+export async function operatorMove(
+  core: RunningApp,
+  transactionId: string,
+  to: TransactionStatus,
+): Promise<Transaction> {
+  return move(core, transactionId, (transitions, manager, transaction) =>
+    transitions.apply(manager, transaction, { kind: 'operator', to }, 'operator:e2e'),
+  );
 }
 
 async function move(
   core: RunningApp,
   transactionId: string,
-  step: (transitions: TransactionTransitionsService, manager: import('typeorm').EntityManager, transaction: Transaction) => Promise<Transaction>,
+  step: (
+    transitions: TransactionTransitionsService,
+    manager: import('typeorm').EntityManager,
+    transaction: Transaction,
+  ) => Promise<Transaction>,
 ): Promise<Transaction> {
   const transitions = core.app.get(TransactionTransitionsService);
-  return core.app.get(DataSource).transaction(async (manager) => step(transitions, manager, await transitions.lock(manager, transactionId, {})));
+  return core.app
+    .get(DataSource)
+    .transaction(async (manager) =>
+      step(transitions, manager, await transitions.lock(manager, transactionId, {})),
+    );
 }
 
 /** The outbox rows of a store, oldest first. */
 export async function eventsOfStore(core: RunningApp, storeId: number): Promise<WebhookEvent[]> {
-  return core.app.get(DataSource).manager.find(WebhookEvent, { where: { storeId }, order: { createdAt: 'ASC' } });
+  return core.app
+    .get(DataSource)
+    .manager.find(WebhookEvent, { where: { storeId }, order: { createdAt: 'ASC' } });
 }

@@ -69,7 +69,8 @@ export class WebhookReceiver {
   /** Requests per event id. */
   byEvent(): Map<string, ReceivedWebhook[]> {
     const map = new Map<string, ReceivedWebhook[]>();
-    for (const request of this.received) map.set(request.eventId, [...(map.get(request.eventId) ?? []), request]);
+    for (const request of this.received)
+      map.set(request.eventId, [...(map.get(request.eventId) ?? []), request]);
     return map;
   }
 
@@ -93,11 +94,25 @@ export class WebhookReceiver {
       const url = new URL(req.url ?? '/', 'http://receiver');
       const rawBody = Buffer.concat(chunks).toString('utf8');
       const query = Object.fromEntries(url.searchParams.entries());
-      const headers = Object.fromEntries(Object.entries(req.headers).map(([key, value]) => [key, String(value)]));
-      const fields = req.method === 'POST' && rawBody ? (JSON.parse(rawBody) as Record<string, unknown>) : query;
-      const request: ReceivedWebhook = { at: Date.now(), method: req.method ?? '', path: url.pathname, query, headers, rawBody, fields, eventId: headers['x-webhook-id'] ?? '' };
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).map(([key, value]) => [key, String(value)]),
+      );
+      const fields =
+        req.method === 'POST' && rawBody ? (JSON.parse(rawBody) as Record<string, unknown>) : query;
+      const request: ReceivedWebhook = {
+        at: Date.now(),
+        method: req.method ?? '',
+        path: url.pathname,
+        query,
+        headers,
+        rawBody,
+        fields,
+        eventId: headers['x-webhook-id'] ?? '',
+      };
       this.received.push(request);
-      const attemptOfEvent = this.received.filter((other) => other.eventId === request.eventId).length;
+      const attemptOfEvent = this.received.filter(
+        (other) => other.eventId === request.eventId,
+      ).length;
       const reply = this.responder(request, attemptOfEvent);
       if (reply === 'hang') return;
       res.writeHead(reply.status, { 'content-type': 'text/plain', ...reply.headers });

@@ -29,7 +29,9 @@ export async function holdWebhookSuiteLock(): Promise<() => Promise<void>> {
   await runner.connect();
   await runner.query('SELECT pg_advisory_lock($1)', [WEBHOOK_SUITES_LOCK]);
   return async () => {
-    await runner.query('SELECT pg_advisory_unlock($1)', [WEBHOOK_SUITES_LOCK]).catch(() => undefined);
+    await runner
+      .query('SELECT pg_advisory_unlock($1)', [WEBHOOK_SUITES_LOCK])
+      .catch(() => undefined);
     await runner.release();
     await dataSource.destroy();
   };

@@ -94,6 +94,28 @@ describe('buildWebhookRequest', () => {
       ).toThrow();
     });
 
+    it('writes the body in the documented field order whatever order the payload was stored in', () => {
+      const shuffled = Object.fromEntries(Object.entries(fields).reverse());
+      const reordered = buildWebhookRequest(
+        { id: EVENT_ID, url: 'https://shop.example/hook', method: 'post', payload: shuffled },
+        PRIVATE_TOKEN,
+        SECRET,
+        now,
+      );
+      expect(Object.keys(JSON.parse(reordered.body!))).toEqual([
+        'eventId',
+        'type',
+        'transactionId',
+        'externalId',
+        'status',
+        'amount',
+        'currency',
+        'isTest',
+        'updatedAt',
+        'signature',
+      ]);
+    });
+
     it('never signs a stored signature field along', () => {
       const withStale = buildWebhookRequest(
         {

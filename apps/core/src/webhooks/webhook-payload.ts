@@ -94,7 +94,25 @@ export function buildWebhookRequest(
   return { url: event.url, method: 'POST', headers, body };
 }
 
+const FIELD_ORDER: ReadonlyArray<keyof WebhookFields> = [
+  'eventId',
+  'type',
+  'transactionId',
+  'externalId',
+  'status',
+  'amount',
+  'currency',
+  'isTest',
+  'updatedAt',
+];
+
+/**
+ * The stored fields without any `signature`, in the documented order: jsonb hands keys back
+ * sorted its own way, and a body that reads in a stable order is easier for merchants to debug.
+ */
 function withoutSignature(payload: Record<string, unknown>): Record<string, unknown> {
   const { signature: _ignored, ...rest } = payload;
-  return rest;
+  const ordered: Record<string, unknown> = {};
+  for (const key of FIELD_ORDER) if (key in rest) ordered[key] = rest[key];
+  return Object.assign(ordered, rest);
 }

@@ -1,4 +1,14 @@
-import { Check, Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import {
+  Check,
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+  UpdateDateColumn,
+} from 'typeorm';
 import { Store } from './store.entity';
 import { Transaction } from './transaction.entity';
 
@@ -26,7 +36,10 @@ export class WebhookEvent {
   transactionId: string;
 
   @ManyToOne(() => Transaction, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'transaction_id', foreignKeyConstraintName: 'webhook_events_transaction_id_fkey' })
+  @JoinColumn({
+    name: 'transaction_id',
+    foreignKeyConstraintName: 'webhook_events_transaction_id_fkey',
+  })
   transaction?: Transaction;
 
   @Column({ name: 'merchant_id', type: 'integer' })
