@@ -23,7 +23,11 @@ async function main(): Promise<void> {
     FILE_URL_KEY: 'openapi-export-placeholder',
     LOG_LEVEL: 'silent',
   });
-  const app = await NestFactory.create(MerchantApiAppModule.forRoot(config), { preview: true, abortOnError: false, logger: false });
+  const app = await NestFactory.create(MerchantApiAppModule.forRoot(config), {
+    preview: true,
+    abortOnError: false,
+    logger: false,
+  });
   const document = buildOpenApiDocument(app);
   mkdirSync(dirname(output), { recursive: true });
   writeFileSync(output, `${JSON.stringify(document, null, 2)}\n`);
@@ -31,6 +35,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`openapi export failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.stderr.write(
+    `openapi export failed: ${error instanceof Error ? error.stack : String(error)}\n`,
+  );
   process.exit(1);
 });

@@ -15,7 +15,8 @@ describe('balance changes list', () => {
   });
   afterAll(() => system.close());
 
-  const list = (client: SigningClient, query: Record<string, number> = {}) => client.get('/api/v1/merchant/balance/changes', query).expect(200);
+  const list = (client: SigningClient, query: Record<string, number> = {}) =>
+    client.get('/api/v1/merchant/balance/changes', query).expect(200);
 
   it('answers SUCCESS with a page object of typed records, newest first', async () => {
     const { store, client } = await kit.merchant();
@@ -25,8 +26,24 @@ describe('balance changes list', () => {
     expect(res.body.message).toBe('SUCCESS');
     expect(res.body.data).toEqual({
       items: [
-        { createdAt: expect.stringMatching(TIMESTAMP), updatedAt: expect.stringMatching(TIMESTAMP), storeId: store.storeId, flow: 'adjustment', amount: -0.5, balanceBefore: 100.5, balanceAfter: 100 },
-        { createdAt: expect.stringMatching(TIMESTAMP), updatedAt: expect.stringMatching(TIMESTAMP), storeId: store.storeId, flow: 'adjustment', amount: 100.5, balanceBefore: 0, balanceAfter: 100.5 },
+        {
+          createdAt: expect.stringMatching(TIMESTAMP),
+          updatedAt: expect.stringMatching(TIMESTAMP),
+          storeId: store.storeId,
+          flow: 'adjustment',
+          amount: -0.5,
+          balanceBefore: 100.5,
+          balanceAfter: 100,
+        },
+        {
+          createdAt: expect.stringMatching(TIMESTAMP),
+          updatedAt: expect.stringMatching(TIMESTAMP),
+          storeId: store.storeId,
+          flow: 'adjustment',
+          amount: 100.5,
+          balanceBefore: 0,
+          balanceAfter: 100.5,
+        },
       ],
       total: 2,
       page: 1,
@@ -37,7 +54,13 @@ describe('balance changes list', () => {
 
   it('lists an empty ledger as an empty page', async () => {
     const { client } = await kit.merchant();
-    expect((await list(client)).body.data).toEqual({ items: [], total: 0, page: 1, limit: 20, totalPages: 0 });
+    expect((await list(client)).body.data).toEqual({
+      items: [],
+      total: 0,
+      page: 1,
+      limit: 20,
+      totalPages: 0,
+    });
   });
 
   it('pages by 20 by default; a page past the end is empty; pages do not overlap', async () => {
@@ -48,7 +71,9 @@ describe('balance changes list', () => {
     const third = (await list(client, { page: 3 })).body.data;
     expect([first.items.length, second.items.length, third.items.length]).toEqual([20, 5, 0]);
     expect([first.total, first.totalPages, third.total, third.page]).toEqual([25, 2, 25, 3]);
-    const amounts = [...first.items, ...second.items].map((item: { amount: number }) => item.amount);
+    const amounts = [...first.items, ...second.items].map(
+      (item: { amount: number }) => item.amount,
+    );
     expect(amounts).toEqual(Array.from({ length: 25 }, (_, i) => 25 - i));
     const byTen = (await list(client, { page: 3, limit: 10 })).body.data;
     expect(byTen).toMatchObject({ total: 25, page: 3, limit: 10, totalPages: 3 });
@@ -64,7 +89,9 @@ describe('balance changes list', () => {
     await kit.ops.fund(sibling.storeId, 20);
     await kit.ops.fund(other.store.storeId, 30);
     const items = (await list(client)).body.data.items;
-    expect(items.map((item: { storeId: number; amount: number }) => [item.storeId, item.amount])).toEqual([
+    expect(
+      items.map((item: { storeId: number; amount: number }) => [item.storeId, item.amount]),
+    ).toEqual([
       [sibling.storeId, 20],
       [store.storeId, 10],
     ]);
@@ -79,10 +106,12 @@ describe('balance changes list', () => {
     await client.onTransaction('patch', 'payin', payin.transactionId).expect(200);
     expect((await kit.ops.setStatus(payin.transactionId, 'success')).status).toBe(200);
     const items = (await list(client)).body.data.items;
-    expect(items.map((item: { flow: string; amount: number }) => [item.flow, item.amount])).toEqual([
-      ['payin_fee', -5],
-      ['payin', 200],
-    ]);
+    expect(items.map((item: { flow: string; amount: number }) => [item.flow, item.amount])).toEqual(
+      [
+        ['payin_fee', -5],
+        ['payin', 200],
+      ],
+    );
     expect(items[0].balanceAfter).toBe(195);
   });
 });

@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import { SigningClient } from '../support/signing-client';
+import { PausableTcpProxy } from '../support/tcp-proxy';
 import { RunningApp, startMerchantApi, startSystem, TestSystem } from '../support/system';
 import { ChangeListener } from '../../apps/merchant-api/src/cache/change-listener.service';
 import { ReadCache } from '../../apps/merchant-api/src/cache/read-cache.service';
@@ -26,17 +27,27 @@ describe('read cache coherence', () => {
     await system.close();
   });
 
-  const status = async (client: SigningClient, id: string): Promise<string> => (await client.onTransaction('get', 'payin', id).expect(200)).body.data.status;
+  const status = async (client: SigningClient, id: string): Promise<string> =>
+    (await client.onTransaction('get', 'payin', id).expect(200)).body.data.status;
 
   it('serves reads from the cache: a silent database edit stays invisible until a change is announced', async () => {
     const { client } = await kit.merchant();
     const payin = await kit.payin(client, { description: 'before' });
     await client.onTransaction('get', 'payin', payin.transactionId).expect(200);
-    await kit.db().query(`UPDATE transactions SET description = 'after' WHERE id = $1`, [payin.transactionId]);
+    await kit
+      .db()
+      .query(`UPDATE transactions SET description = 'after' WHERE id = $1`, [payin.transactionId]);
     const cached = await client.onTransaction('get', 'payin', payin.transactionId).expect(200);
     expect(cached.body.data.description).toBe('before');
-    await kit.db().query(`SELECT pg_notify('gateway_transaction_changed', $1)`, [payin.transactionId]);
-    await within(1000, async () => (await client.onTransaction('get', 'payin', payin.transactionId)).body.data.description === 'after');
+    await kit
+      .db()
+      .query(`SELECT pg_notify('gateway_transaction_changed', $1)`, [payin.transactionId]);
+    await within(
+      1000,
+      async () =>
+        (await client.onTransaction('get', 'payin', payin.transactionId)).body.data.description ===
+        'after',
+    );
   });
 
   it('shows an operator change made in the core within a second, on every instance', async () => {
@@ -75,10 +86,17 @@ describe('read cache coherence', () => {
   it('shows a new balance change within a second after a page was cached', async () => {
     const { store, client } = await kit.merchant();
     await kit.ops.fund(store.storeId, 5);
-    expect((await client.get('/api/v1/merchant/balance/changes').expect(200)).body.data.total).toBe(1);
+    expect((await client.get('/api/v1/merchant/balance/changes').expect(200)).body.data.total).toBe(
+      1,
+    );
     await kit.ops.fund(store.storeId, 7);
-    await within(1000, async () => (await client.get('/api/v1/merchant/balance/changes')).body.data.total === 2);
-    const page = (await new SigningClient(second.url, store).get('/api/v1/merchant/balance/changes').expect(200)).body.data;
+    await within(
+      1000,
+      async () => (await client.get('/api/v1/merchant/balance/changes')).body.data.total === 2,
+    );
+    const page = (
+      await new SigningClient(second.url, store).get('/api/v1/merchant/balance/changes').expect(200)
+    ).body.data;
     expect(page.items[0].amount).toBe(7);
   });
 
@@ -91,13 +109,29 @@ describe('read cache coherence', () => {
       expect(await status(client, payin.transactionId)).toBe('pending');
       const listener = instance.app.get(ChangeListener);
       const cache = instance.app.get(ReadCache);
-      await kit.db().query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [listener.applicationName]);
+      await kit
+        .db()
+        .query(
+          'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1',
+          [listener.applicationName],
+        );
       await within(2000, async () => !cache.isCoherent);
       // Unannounced: with the listener gone, only reading past the cache shows it.
-      await kit.db().query(`UPDATE transactions SET description = 'while disconnected' WHERE id = $1`, [payin.transactionId]);
-      expect((await client.onTransaction('get', 'payin', payin.transactionId).expect(200)).body.data.description).toBe('while disconnected');
+      await kit
+        .db()
+        .query(`UPDATE transactions SET description = 'while disconnected' WHERE id = $1`, [
+          payin.transactionId,
+        ]);
+      expect(
+        (await client.onTransaction('get', 'payin', payin.transactionId).expect(200)).body.data
+          .description,
+      ).toBe('while disconnected');
       await within(10_000, async () => cache.isCoherent);
-      const [{ n }] = await kit.db().query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [listener.applicationName]);
+      const [{ n }] = await kit
+        .db()
+        .query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [
+          listener.applicationName,
+        ]);
       expect(n).toBe(1);
       await kit.ops.setStatus(payin.transactionId, 'success');
       await client.onTransaction('delete', 'payin', payin.transactionId).expect(200);
@@ -109,7 +143,9 @@ describe('read cache coherence', () => {
 
   it('keeps answering from PostgreSQL when Redis is unreachable', async () => {
     const closedPort = await unusedPort();
-    const instance = await startMerchantApi(system.core.url, { REDIS_URL: `redis://127.0.0.1:${closedPort}` });
+    const instance = await startMerchantApi(system.core.url, {
+      REDIS_URL: `redis://127.0.0.1:${closedPort}`,
+    });
     try {
       const { store } = await kit.merchant({ funded: 50 });
       const client = new SigningClient(instance.url, store);
@@ -120,13 +156,65 @@ describe('read cache coherence', () => {
       await kit.ops.setStatus(payin.transactionId, 'success');
       await within(1000, async () => (await status(client, payin.transactionId)) === 'success');
       await kit.payout(client);
-      const ledger = await client.get('/api/v1/merchant/balance/changes', { nonce: 'redis-down-1' }).expect(200);
+      const ledger = await client
+        .get('/api/v1/merchant/balance/changes', { nonce: 'redis-down-1' })
+        .expect(200);
       expect(ledger.body.data.total).toBeGreaterThanOrEqual(2);
-      await client.get('/api/v1/merchant/balance/changes', { nonce: 'redis-down-1' }).expect(401, { message: 'ERROR_SIGNATURE_REPLAYED' });
+      await client
+        .get('/api/v1/merchant/balance/changes', { nonce: 'redis-down-1' })
+        .expect(401, { message: 'ERROR_SIGNATURE_REPLAYED' });
     } finally {
       await instance.app.close();
     }
   });
+
+  // Needs the run's Redis: the proxy freezes the way to it while the entry stays in it.
+  (process.env.REDIS_URL ? it : it.skip)(
+    'never serves an entry whose invalidation Redis missed: the cache stays off until it is cleared',
+    async () => {
+      const target = new URL(process.env.REDIS_URL!);
+      const proxy = await PausableTcpProxy.start(target.hostname, Number(target.port || 6379));
+      const instance = await startMerchantApi(system.core.url, {
+        REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
+        CACHE_TTL_SECONDS: '3600',
+      });
+      try {
+        const { store } = await kit.merchant();
+        const client = new SigningClient(instance.url, store);
+        const cache = instance.app.get(ReadCache);
+        await within(10_000, async () => cache.isCoherent);
+        const payin = await kit.payin(client);
+        expect(await status(client, payin.transactionId)).toBe('pending');
+        // Redis stops answering (the cached entry stays in it) while the payin changes.
+        proxy.pause();
+        try {
+          await kit
+            .db()
+            .query(`UPDATE transactions SET description = 'changed' WHERE id = $1`, [
+              payin.transactionId,
+            ]);
+          await kit
+            .db()
+            .query(`SELECT pg_notify('gateway_transaction_changed', $1)`, [payin.transactionId]);
+          await within(2000, async () => !cache.isCoherent);
+          const read = await client
+            .onTransaction('get', 'payin', payin.transactionId)
+            .timeout(5000)
+            .expect(200);
+          expect(read.body.data.description).toBe('changed');
+        } finally {
+          proxy.resume();
+        }
+        // Redis answers again, stale entry included: the cache comes back only after clearing it.
+        await within(15_000, async () => cache.isCoherent);
+        const read = await client.onTransaction('get', 'payin', payin.transactionId).expect(200);
+        expect(read.body.data.description).toBe('changed');
+      } finally {
+        await instance.app.close();
+        await proxy.close();
+      }
+    },
+  );
 });
 
 function unusedPort(): Promise<number> {
@@ -134,7 +222,11 @@ function unusedPort(): Promise<number> {
     const server = createServer();
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
     });
   });
 }

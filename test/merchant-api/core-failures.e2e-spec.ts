@@ -34,28 +34,51 @@ describe('core failures', () => {
   const createPayin = () => client.send('post', '/api/v1/payin', { amount: 10, clientId: 1 });
 
   it('passes a core 5xx through with its body in details', async () => {
-    fake.respond({ status: 503, body: { message: 'ERROR_SERVICE_UNAVAILABLE', details: { retryIn: 5 } } });
-    await createPayin().expect(503, { message: 'ERROR_CORE_REQUEST_FAILED', details: { message: 'ERROR_SERVICE_UNAVAILABLE', details: { retryIn: 5 } } });
+    fake.respond({
+      status: 503,
+      body: { message: 'ERROR_SERVICE_UNAVAILABLE', details: { retryIn: 5 } },
+    });
+    await createPayin().expect(503, {
+      message: 'ERROR_CORE_REQUEST_FAILED',
+      details: { message: 'ERROR_SERVICE_UNAVAILABLE', details: { retryIn: 5 } },
+    });
     fake.respond({ status: 500, body: { message: 'ERROR_SERVER_INTERNAL_ERROR' } });
-    await createPayin().expect(500, { message: 'ERROR_CORE_REQUEST_FAILED', details: { message: 'ERROR_SERVER_INTERNAL_ERROR' } });
+    await createPayin().expect(500, {
+      message: 'ERROR_CORE_REQUEST_FAILED',
+      details: { message: 'ERROR_SERVER_INTERNAL_ERROR' },
+    });
   });
 
   it('passes a core 4xx with a body through, status and body', async () => {
-    const body = { message: 'ERROR_INVALID_REQUEST', details: [{ field: 'amount', errors: ['too precise'] }] };
+    const body = {
+      message: 'ERROR_INVALID_REQUEST',
+      details: [{ field: 'amount', errors: ['too precise'] }],
+    };
     fake.respond({ status: 422, body });
     await createPayin().expect(422, { message: 'ERROR_CORE_REQUEST_FAILED', details: body });
   });
 
   it('answers 504 when the core does not answer within CORE_TIMEOUT_MS', async () => {
-    fake.respond({ status: 200, body: { transactionId: randomUUID(), created: true }, delayMs: 3000 });
+    fake.respond({
+      status: 200,
+      body: { transactionId: randomUUID(), created: true },
+      delayMs: 3000,
+    });
     const started = Date.now();
     const res = await createPayin().expect(504);
-    expect(res.body).toEqual({ message: 'ERROR_CORE_REQUEST_FAILED', details: { reason: expect.any(String) } });
+    expect(res.body).toEqual({
+      message: 'ERROR_CORE_REQUEST_FAILED',
+      details: { reason: expect.any(String) },
+    });
     expect(Date.now() - started).toBeLessThan(2500);
   });
 
   it('answers 502 for an HTML reply, never passing the HTML on', async () => {
-    fake.respond({ status: 502, contentType: 'text/html', body: '<html><body><h1>502 Bad Gateway</h1><p>nginx</p></body></html>' });
+    fake.respond({
+      status: 502,
+      contentType: 'text/html',
+      body: '<html><body><h1>502 Bad Gateway</h1><p>nginx</p></body></html>',
+    });
     const res = await createPayin().expect(502);
     expect(res.headers['content-type']).toMatch(/application\/json/);
     expect(res.body.message).toBe('ERROR_CORE_REQUEST_FAILED');
@@ -67,7 +90,9 @@ describe('core failures', () => {
   it('answers 500 ERROR_CORE_INVALID_RESPONSE when a create reply has no transaction id', async () => {
     fake.respond({ status: 200, body: { created: true } });
     await createPayin().expect(500, { message: 'ERROR_CORE_INVALID_RESPONSE' });
-    await client.send('post', '/api/v1/payout', { amount: 1, clientId: 1, cardNumber: '4111111111111111' }).expect(500, { message: 'ERROR_CORE_INVALID_RESPONSE' });
+    await client
+      .send('post', '/api/v1/payout', { amount: 1, clientId: 1, cardNumber: '4111111111111111' })
+      .expect(500, { message: 'ERROR_CORE_INVALID_RESPONSE' });
   });
 
   it('answers 404 ERROR_TRANSACTION_NOT_FOUND when the core names a transaction that cannot be read back', async () => {
@@ -82,8 +107,13 @@ describe('core failures', () => {
     expect((await createPayin().expect(502)).body.message).toBe('ERROR_CORE_REQUEST_FAILED');
     const unreachable = await startMerchantApi('http://127.0.0.1:9');
     try {
-      const res = await new SigningClient(unreachable.url, merchant.store).send('post', '/api/v1/payin', { amount: 10, clientId: 1 }).expect(502);
-      expect(res.body).toEqual({ message: 'ERROR_CORE_REQUEST_FAILED', details: { reason: expect.any(String) } });
+      const res = await new SigningClient(unreachable.url, merchant.store)
+        .send('post', '/api/v1/payin', { amount: 10, clientId: 1 })
+        .expect(502);
+      expect(res.body).toEqual({
+        message: 'ERROR_CORE_REQUEST_FAILED',
+        details: { reason: expect.any(String) },
+      });
     } finally {
       await unreachable.app.close();
     }
@@ -93,7 +123,10 @@ describe('core failures', () => {
     const payin = await kit.payin(merchant.client);
     const payout = await kit.payout(merchant.client);
     fake.respond({ status: 409, body: { message: 'ERROR_TRANSACTION_STATUS_CONFLICT' } });
-    const conflict = { message: 'ERROR_CORE_REQUEST_FAILED', details: { message: 'ERROR_TRANSACTION_STATUS_CONFLICT' } };
+    const conflict = {
+      message: 'ERROR_CORE_REQUEST_FAILED',
+      details: { message: 'ERROR_TRANSACTION_STATUS_CONFLICT' },
+    };
     await client.onTransaction('delete', 'payin', payin.transactionId).expect(409, conflict);
     await client.onTransaction('patch', 'payin', payin.transactionId).expect(409, conflict);
     await client.uploadProof(payin.transactionId, PNG, 'r.png', 'image/png').expect(409, conflict);
@@ -117,10 +150,17 @@ describe('core failures', () => {
       `POST /core/v1/payins/${payin.transactionId}/confirm`,
       `POST /core/v1/payins/${payin.transactionId}/proof`,
     ]);
-    for (const req of fake.requests) expect(req.headers.authorization).toBe(`Bearer ${api.config.secrets.coreServiceToken}`);
+    for (const req of fake.requests)
+      expect(req.headers.authorization).toBe(`Bearer ${api.config.secrets.coreServiceToken}`);
     expect(fake.requests[0].headers['x-request-id']).toBe('merchant-req-0001');
-    expect(JSON.parse(fake.requests[0].body.toString())).toEqual({ storeId: merchant.store.storeId, amount: '10.00', clientId: '1' });
-    expect(JSON.parse(fake.requests[1].body.toString())).toEqual({ storeId: merchant.store.storeId });
+    expect(JSON.parse(fake.requests[0].body.toString())).toEqual({
+      storeId: merchant.store.storeId,
+      amount: '10.00',
+      clientId: '1',
+    });
+    expect(JSON.parse(fake.requests[1].body.toString())).toEqual({
+      storeId: merchant.store.storeId,
+    });
     const proof = fake.requests[3];
     expect(proof.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
     expect(proof.body.toString('latin1')).toContain('name="storeId"');

@@ -42,17 +42,39 @@ describe('error table (merchant-api.md section 7, decisions.md section 2)', () =
   }
 
   const rows: Array<[string, number, () => Promise<Response>]> = [
-    ['ERROR_PUBLIC_TOKEN_REQUIRED', 401, async () => request(system.api.url).get('/api/v1/merchant/balance/changes')],
-    ['ERROR_SIGNATURE_REQUIRED', 401, async () => request(system.api.url).get('/api/v1/merchant/balance/changes').set('x-public-token', 'pk_x')],
+    [
+      'ERROR_PUBLIC_TOKEN_REQUIRED',
+      401,
+      async () => request(system.api.url).get('/api/v1/merchant/balance/changes'),
+    ],
+    [
+      'ERROR_SIGNATURE_REQUIRED',
+      401,
+      async () =>
+        request(system.api.url)
+          .get('/api/v1/merchant/balance/changes')
+          .set('x-public-token', 'pk_x'),
+    ],
     [
       'ERROR_SIGNATURE_INVALID',
       401,
       async () => {
         const { store } = await kit.merchant();
-        return request(system.api.url).get('/api/v1/merchant/balance/changes').set('x-public-token', store.publicToken).query({ signature: '0'.repeat(64) });
+        return request(system.api.url)
+          .get('/api/v1/merchant/balance/changes')
+          .set('x-public-token', store.publicToken)
+          .query({ signature: '0'.repeat(64) });
       },
     ],
-    ['ERROR_PUBLIC_TOKEN_INVALID', 401, async () => request(system.api.url).get('/api/v1/merchant/balance/changes').set('x-public-token', 'pk_x').query({ signature: 'ab' })],
+    [
+      'ERROR_PUBLIC_TOKEN_INVALID',
+      401,
+      async () =>
+        request(system.api.url)
+          .get('/api/v1/merchant/balance/changes')
+          .set('x-public-token', 'pk_x')
+          .query({ signature: 'ab' }),
+    ],
     [
       'ERROR_ACCESS_PAYIN_DISABLED',
       403,
@@ -71,7 +93,11 @@ describe('error table (merchant-api.md section 7, decisions.md section 2)', () =
         return client.get('/api/v1/merchant/balance/changes');
       },
     ],
-    ['ERROR_TRANSACTION_NOT_FOUND', 404, async () => (await kit.merchant()).client.onTransaction('get', 'payin', randomUUID())],
+    [
+      'ERROR_TRANSACTION_NOT_FOUND',
+      404,
+      async () => (await kit.merchant()).client.onTransaction('get', 'payin', randomUUID()),
+    ],
     [
       'ERROR_MERCHANT_NOT_FOUND',
       404,
@@ -84,13 +110,23 @@ describe('error table (merchant-api.md section 7, decisions.md section 2)', () =
         return res;
       },
     ],
-    ['ERROR_INVALID_REQUEST', 400, async () => (await kit.merchant()).client.send('post', '/api/v1/payin', { amount: 'ten', clientId: 1 })],
+    [
+      'ERROR_INVALID_REQUEST',
+      400,
+      async () =>
+        (await kit.merchant()).client.send('post', '/api/v1/payin', { amount: 'ten', clientId: 1 }),
+    ],
     [
       'ERROR_INVALID_DOCUMENT_TYPE',
       400,
       async () => {
         const { client } = await kit.merchant();
-        return client.uploadProof((await kit.payin(client)).transactionId, GIF, 'a.gif', 'image/gif');
+        return client.uploadProof(
+          (await kit.payin(client)).transactionId,
+          GIF,
+          'a.gif',
+          'image/gif',
+        );
       },
     ],
     [
@@ -108,7 +144,11 @@ describe('error table (merchant-api.md section 7, decisions.md section 2)', () =
       500,
       async () => {
         fake.respond({ status: 200, body: { created: true } });
-        return new SigningClient(viaFake.url, (await kit.merchant()).store).send('post', '/api/v1/payin', { amount: 1, clientId: 1 });
+        return new SigningClient(viaFake.url, (await kit.merchant()).store).send(
+          'post',
+          '/api/v1/payin',
+          { amount: 1, clientId: 1 },
+        );
       },
     ],
     [
@@ -118,7 +158,12 @@ describe('error table (merchant-api.md section 7, decisions.md section 2)', () =
         const { client } = await kit.merchant();
         const { transactionId } = await kit.payin(client);
         // A row another processing system wrote badly: no masked card, and a sealed one that does not open.
-        await kit.db().query(`UPDATE transactions SET pay_card_number_masked = NULL, pay_card_number_enc = 'v1.AAAA.BBBB.CCCC' WHERE id = $1`, [transactionId]);
+        await kit
+          .db()
+          .query(
+            `UPDATE transactions SET pay_card_number_masked = NULL, pay_card_number_enc = 'v1.AAAA.BBBB.CCCC' WHERE id = $1`,
+            [transactionId],
+          );
         return client.onTransaction('get', 'payin', transactionId);
       },
     ],
@@ -129,7 +174,11 @@ describe('error table (merchant-api.md section 7, decisions.md section 2)', () =
       async () => {
         const { store, client } = await kit.merchant();
         await kit.ops.setFlags(store.merchantId, { payoutEnabled: false });
-        return client.send('post', '/api/v1/payout', { amount: 1, clientId: 1, cardNumber: '4111111111111111' });
+        return client.send('post', '/api/v1/payout', {
+          amount: 1,
+          clientId: 1,
+          cardNumber: '4111111111111111',
+        });
       },
     ],
     [
@@ -137,7 +186,12 @@ describe('error table (merchant-api.md section 7, decisions.md section 2)', () =
       413,
       async () => {
         const { client } = await kit.merchant();
-        return client.uploadProof((await kit.payin(client)).transactionId, pngOfSize(10 * 1024 * 1024 + 1), 'big.png', 'image/png');
+        return client.uploadProof(
+          (await kit.payin(client)).transactionId,
+          pngOfSize(10 * 1024 * 1024 + 1),
+          'big.png',
+          'image/png',
+        );
       },
     ],
     [
@@ -146,7 +200,10 @@ describe('error table (merchant-api.md section 7, decisions.md section 2)', () =
       async () => {
         const { store } = await kit.merchant();
         const body = { amount: 1, clientId: 1, padding: 'x'.repeat(1024 * 1024) };
-        return request(system.api.url).post('/api/v1/payin').set('x-public-token', store.publicToken).send({ ...body, signature: sign(body, store.privateToken) });
+        return request(system.api.url)
+          .post('/api/v1/payin')
+          .set('x-public-token', store.publicToken)
+          .send({ ...body, signature: sign(body, store.privateToken) });
       },
     ],
     [
@@ -172,8 +229,13 @@ describe('error table (merchant-api.md section 7, decisions.md section 2)', () =
       422,
       async () => {
         const { client } = await kit.merchant();
-        await client.send('post', '/api/v1/payin', { amount: 1, clientId: 1 }).set('Idempotency-Key', 'k-1').expect(200);
-        return client.send('post', '/api/v1/payin', { amount: 2, clientId: 1 }).set('Idempotency-Key', 'k-1');
+        await client
+          .send('post', '/api/v1/payin', { amount: 1, clientId: 1 })
+          .set('Idempotency-Key', 'k-1')
+          .expect(200);
+        return client
+          .send('post', '/api/v1/payin', { amount: 2, clientId: 1 })
+          .set('Idempotency-Key', 'k-1');
       },
     ],
     [
@@ -181,14 +243,23 @@ describe('error table (merchant-api.md section 7, decisions.md section 2)', () =
       409,
       async () => {
         const { store, client } = await kit.merchant();
-        await kit.db().query(
-          `INSERT INTO idempotency_keys (store_id, key, route, request_hash, expires_at) VALUES ($1, 'k-2', 'POST /api/v1/payin', $2, now() + interval '1 hour')`,
-          [store.storeId, stableHash({ amount: 1, clientId: 1 })],
-        );
-        return client.send('post', '/api/v1/payin', { amount: 1, clientId: 1 }).set('Idempotency-Key', 'k-2');
+        await kit
+          .db()
+          .query(
+            `INSERT INTO idempotency_keys (store_id, key, route, request_hash, expires_at) VALUES ($1, 'k-2', 'POST /api/v1/payin', $2, now() + interval '1 hour')`,
+            [store.storeId, stableHash({ amount: 1, clientId: 1 })],
+          );
+        return client
+          .send('post', '/api/v1/payin', { amount: 1, clientId: 1 })
+          .set('Idempotency-Key', 'k-2');
       },
     ],
-    ['ERROR_SIGNATURE_EXPIRED', 401, async () => (await kit.merchant()).client.get('/api/v1/merchant/balance/changes', { timestamp: 1 })],
+    [
+      'ERROR_SIGNATURE_EXPIRED',
+      401,
+      async () =>
+        (await kit.merchant()).client.get('/api/v1/merchant/balance/changes', { timestamp: 1 }),
+    ],
     [
       'ERROR_SIGNATURE_REPLAYED',
       401,
@@ -208,7 +279,12 @@ describe('error table (merchant-api.md section 7, decisions.md section 2)', () =
   it('SERVER_INTERNAL_ERROR details stay in the log: the body is the bare code', async () => {
     const { client } = await kit.merchant();
     const { transactionId } = await kit.payin(client);
-    await kit.db().query(`UPDATE transactions SET pay_card_number_masked = NULL, pay_card_number_enc = 'v1.AAAA.BBBB.CCCC' WHERE id = $1`, [transactionId]);
+    await kit
+      .db()
+      .query(
+        `UPDATE transactions SET pay_card_number_masked = NULL, pay_card_number_enc = 'v1.AAAA.BBBB.CCCC' WHERE id = $1`,
+        [transactionId],
+      );
     const res = await client.onTransaction('get', 'payin', transactionId);
     expect(res.body).toEqual({ message: 'ERROR_SERVER_INTERNAL_ERROR' });
     expect(res.headers['x-request-id']).toBeTruthy();
@@ -224,13 +300,20 @@ describe('error table (merchant-api.md section 7, decisions.md section 2)', () =
     });
 
     it('malformed JSON, a bad percent-encoding and an unsupported body encoding: 4xx envelopes', async () => {
-      const malformed = await request(system.api.url).post('/api/v1/payin').set('content-type', 'application/json').send('{"amount":');
+      const malformed = await request(system.api.url)
+        .post('/api/v1/payin')
+        .set('content-type', 'application/json')
+        .send('{"amount":');
       expectEnvelope(malformed, 400, 'ERROR_INVALID_REQUEST');
       const badPath = await request(system.api.url).get('/api/v1/payin/%E0%A4%A');
       expect(badPath.status).toBeGreaterThanOrEqual(400);
       expect(badPath.status).toBeLessThan(500);
       expect(badPath.body.message).toMatch(/^ERROR_/);
-      const encoding = await request(system.api.url).post('/api/v1/payin').set('content-type', 'application/json').set('content-encoding', 'br-unknown').send('{}');
+      const encoding = await request(system.api.url)
+        .post('/api/v1/payin')
+        .set('content-type', 'application/json')
+        .set('content-encoding', 'br-unknown')
+        .send('{}');
       expect(encoding.status).toBe(415);
       expect(encoding.body.message).toBe('ERROR_INVALID_REQUEST');
     });

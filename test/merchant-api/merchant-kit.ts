@@ -26,19 +26,38 @@ export function merchantKit(system: TestSystem) {
       return { store, client: new SigningClient(options.baseUrl ?? system.api.url, store) };
     },
     /** A pending payin through the API; returns its payload. */
-    async payin(client: SigningClient, fields: Record<string, unknown> = {}): Promise<Record<string, unknown> & { transactionId: string }> {
-      const res = await client.send('post', '/api/v1/payin', { amount: 100.5, clientId: 42, ...fields });
-      if (res.status !== 200) throw new Error(`payin create answered ${res.status}: ${JSON.stringify(res.body)}`);
+    async payin(
+      client: SigningClient,
+      fields: Record<string, unknown> = {},
+    ): Promise<Record<string, unknown> & { transactionId: string }> {
+      const res = await client.send('post', '/api/v1/payin', {
+        amount: 100.5,
+        clientId: 42,
+        ...fields,
+      });
+      if (res.status !== 200)
+        throw new Error(`payin create answered ${res.status}: ${JSON.stringify(res.body)}`);
       return res.body.data;
     },
-    async payout(client: SigningClient, fields: Record<string, unknown> = {}): Promise<Record<string, unknown> & { transactionId: string }> {
-      const res = await client.send('post', '/api/v1/payout', { amount: 10, clientId: 42, cardNumber: '4111111111111111', ...fields });
-      if (res.status !== 200) throw new Error(`payout create answered ${res.status}: ${JSON.stringify(res.body)}`);
+    async payout(
+      client: SigningClient,
+      fields: Record<string, unknown> = {},
+    ): Promise<Record<string, unknown> & { transactionId: string }> {
+      const res = await client.send('post', '/api/v1/payout', {
+        amount: 10,
+        clientId: 42,
+        cardNumber: '4111111111111111',
+        ...fields,
+      });
+      if (res.status !== 200)
+        throw new Error(`payout create answered ${res.status}: ${JSON.stringify(res.body)}`);
       return res.body.data;
     },
     /** The stored status, read past every cache. */
     async storedStatus(transactionId: string): Promise<string> {
-      const [row] = (await db().query('SELECT status FROM transactions WHERE id = $1', [transactionId])) as Array<{ status: string }>;
+      const [row] = (await db().query('SELECT status FROM transactions WHERE id = $1', [
+        transactionId,
+      ])) as Array<{ status: string }>;
       return row.status;
     },
   };
@@ -49,13 +68,17 @@ export async function within(timeoutMs: number, probe: () => Promise<boolean>): 
   const started = Date.now();
   for (;;) {
     if (await probe()) return Date.now() - started;
-    if (Date.now() - started > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`condition not met within ${timeoutMs} ms`);
     await new Promise((done) => setTimeout(done, 25));
   }
 }
 
 /** Test-only: PostgreSQL skips foreign-key triggers for this one transaction (needs a superuser). */
-export async function withoutForeignKeys(db: DataSource, work: (run: (sql: string, params: unknown[]) => Promise<unknown>) => Promise<unknown>): Promise<void> {
+export async function withoutForeignKeys(
+  db: DataSource,
+  work: (run: (sql: string, params: unknown[]) => Promise<unknown>) => Promise<unknown>,
+): Promise<void> {
   await db.transaction(async (manager) => {
     await manager.query(`SET LOCAL session_replication_role = replica`);
     await work((sql, params) => manager.query(sql, params));
@@ -63,12 +86,20 @@ export async function withoutForeignKeys(db: DataSource, work: (run: (sql: strin
 }
 
 /** Removes a merchant's row while keeping its stores (ERROR_MERCHANT_NOT_FOUND), and puts it back. */
-export async function withoutMerchantRow(db: DataSource, merchantId: number, during: () => Promise<void>): Promise<void> {
-  const [merchant] = (await db.query('SELECT id, name FROM merchants WHERE id = $1', [merchantId])) as Array<{ id: number; name: string }>;
+export async function withoutMerchantRow(
+  db: DataSource,
+  merchantId: number,
+  during: () => Promise<void>,
+): Promise<void> {
+  const [merchant] = (await db.query('SELECT id, name FROM merchants WHERE id = $1', [
+    merchantId,
+  ])) as Array<{ id: number; name: string }>;
   await withoutForeignKeys(db, (run) => run('DELETE FROM merchants WHERE id = $1', [merchantId]));
   try {
     await during();
   } finally {
-    await withoutForeignKeys(db, (run) => run('INSERT INTO merchants (id, name) VALUES ($1, $2)', [merchant.id, merchant.name]));
+    await withoutForeignKeys(db, (run) =>
+      run('INSERT INTO merchants (id, name) VALUES ($1, $2)', [merchant.id, merchant.name]),
+    );
   }
 }

@@ -45,10 +45,13 @@ describe('payin endpoints (merchant-api.md 4.1 to 4.4)', () => {
         proof: { ping: false, file: null },
       });
       expect(data.transactionId).toMatch(/^[0-9a-f-]{36}$/);
-      for (const field of ['createdAt', 'updatedAt', 'expiresAt']) expect(data[field]).toMatch(TIMESTAMP);
+      for (const field of ['createdAt', 'updatedAt', 'expiresAt'])
+        expect(data[field]).toMatch(TIMESTAMP);
       expect(typeof data.exchangeRate).toBe('number');
       expect(typeof data.currency).toBe('string');
-      expect(data.paymentPage).toBe(`${system.api.config.core.publicBaseUrl}/pay/${data.transactionId}`);
+      expect(data.paymentPage).toBe(
+        `${system.api.config.core.publicBaseUrl}/pay/${data.transactionId}`,
+      );
       expect(data.payment.cardNumber).toBe('411111******1111');
       expect(data).not.toHaveProperty('externalId');
       expect(data).not.toHaveProperty('paymentMessengerBot');
@@ -59,7 +62,9 @@ describe('payin endpoints (merchant-api.md 4.1 to 4.4)', () => {
       const { client } = await kit.merchant();
       const data = await kit.payin(client, { paymentId: 'order-77', tgbotId: 'demo_pay_bot' });
       expect(data.externalId).toBe('order-77');
-      expect(data.paymentMessengerBot).toBe(`${system.api.config.core.messengerBotBaseUrl}/demo_pay_bot?tid=${data.transactionId}`);
+      expect(data.paymentMessengerBot).toBe(
+        `${system.api.config.core.messengerBotBaseUrl}/demo_pay_bot?tid=${data.transactionId}`,
+      );
     });
 
     it('marks isTest 1 as a test payment', async () => {
@@ -80,8 +85,13 @@ describe('payin endpoints (merchant-api.md 4.1 to 4.4)', () => {
       // A payment detail reserved for this merchant but disabled: it may draw only from its own, and it has none usable.
       const detailId = await kit.ops.addPaymentDetails({ merchantId: store.merchantId });
       await kit.ops.call('patch', `/payment-details/${detailId}`, { enabled: false }).expect(200);
-      const res = await new SigningClient(system.api.url, store).send('post', '/api/v1/payin', { amount: 5, clientId: 1 }).expect(409);
-      expect(res.body).toEqual({ message: 'ERROR_CORE_REQUEST_FAILED', details: expect.objectContaining({ message: 'ERROR_NO_PAYMENT_DETAILS_AVAILABLE' }) });
+      const res = await new SigningClient(system.api.url, store)
+        .send('post', '/api/v1/payin', { amount: 5, clientId: 1 })
+        .expect(409);
+      expect(res.body).toEqual({
+        message: 'ERROR_CORE_REQUEST_FAILED',
+        details: expect.objectContaining({ message: 'ERROR_NO_PAYMENT_DETAILS_AVAILABLE' }),
+      });
     });
   });
 
@@ -95,16 +105,22 @@ describe('payin endpoints (merchant-api.md 4.1 to 4.4)', () => {
 
     it('is 404 ERROR_TRANSACTION_NOT_FOUND for an unknown id and for a payout id', async () => {
       const { client } = await kit.merchant({ funded: 100 });
-      await client.onTransaction('get', 'payin', randomUUID()).expect(404, { message: 'ERROR_TRANSACTION_NOT_FOUND' });
+      await client
+        .onTransaction('get', 'payin', randomUUID())
+        .expect(404, { message: 'ERROR_TRANSACTION_NOT_FOUND' });
       const payout = await kit.payout(client);
-      await client.onTransaction('get', 'payin', payout.transactionId).expect(404, { message: 'ERROR_TRANSACTION_NOT_FOUND' });
+      await client
+        .onTransaction('get', 'payin', payout.transactionId)
+        .expect(404, { message: 'ERROR_TRANSACTION_NOT_FOUND' });
     });
 
     it('is 400 for a transactionId that is not a UUID, naming the field', async () => {
       const { client } = await kit.merchant();
       const res = await client.onTransaction('get', 'payin', 'not-a-uuid').expect(400);
       expect(res.body.message).toBe('ERROR_INVALID_REQUEST');
-      expect(res.body.details).toEqual([{ field: 'transactionId', errors: ['transactionId must be a UUID'] }]);
+      expect(res.body.details).toEqual([
+        { field: 'transactionId', errors: ['transactionId must be a UUID'] },
+      ]);
     });
 
     it('is 400 when the echoed transactionId names another transaction than the path', async () => {
@@ -113,9 +129,14 @@ describe('payin endpoints (merchant-api.md 4.1 to 4.4)', () => {
       const res = await request(system.api.url)
         .get(`/api/v1/payin/${created.transactionId}`)
         .set('x-public-token', store.publicToken)
-        .query({ transactionId: randomUUID(), signature: sign(pathPayload(created.transactionId), store.privateToken) })
+        .query({
+          transactionId: randomUUID(),
+          signature: sign(pathPayload(created.transactionId), store.privateToken),
+        })
         .expect(400);
-      expect(res.body.details).toEqual([{ field: 'transactionId', errors: [expect.stringContaining('path')] }]);
+      expect(res.body.details).toEqual([
+        { field: 'transactionId', errors: [expect.stringContaining('path')] },
+      ]);
     });
   });
 
@@ -126,7 +147,10 @@ describe('payin endpoints (merchant-api.md 4.1 to 4.4)', () => {
       await client.onTransaction('get', 'payin', created.transactionId).expect(200);
       const res = await client.onTransaction('delete', 'payin', created.transactionId).expect(200);
       expect(res.body.data.status).toBe('canceled');
-      expect((await client.onTransaction('get', 'payin', created.transactionId).expect(200)).body.data.status).toBe('canceled');
+      expect(
+        (await client.onTransaction('get', 'payin', created.transactionId).expect(200)).body.data
+          .status,
+      ).toBe('canceled');
     });
 
     it('passes the core 409 through when the state forbids the move, and changes nothing', async () => {
@@ -134,18 +158,30 @@ describe('payin endpoints (merchant-api.md 4.1 to 4.4)', () => {
       const created = await kit.payin(client);
       await client.onTransaction('delete', 'payin', created.transactionId).expect(200);
       const res = await client.onTransaction('patch', 'payin', created.transactionId).expect(409);
-      expect(res.body).toEqual({ message: 'ERROR_CORE_REQUEST_FAILED', details: expect.objectContaining({ message: 'ERROR_TRANSACTION_STATUS_CONFLICT' }) });
+      expect(res.body).toEqual({
+        message: 'ERROR_CORE_REQUEST_FAILED',
+        details: expect.objectContaining({ message: 'ERROR_TRANSACTION_STATUS_CONFLICT' }),
+      });
       expect(await kit.storedStatus(created.transactionId)).toBe('canceled');
     });
 
     it('confirms a pending payin to processing; a test payin settles at once, failed for .13 cents', async () => {
       const { client } = await kit.merchant();
       const real = await kit.payin(client);
-      expect((await client.onTransaction('patch', 'payin', real.transactionId).expect(200)).body.data.status).toBe('processing');
+      expect(
+        (await client.onTransaction('patch', 'payin', real.transactionId).expect(200)).body.data
+          .status,
+      ).toBe('processing');
       const test = await kit.payin(client, { isTest: 1, amount: 10.5 });
-      expect((await client.onTransaction('patch', 'payin', test.transactionId).expect(200)).body.data.status).toBe('success');
+      expect(
+        (await client.onTransaction('patch', 'payin', test.transactionId).expect(200)).body.data
+          .status,
+      ).toBe('success');
       const failing = await kit.payin(client, { isTest: 1, amount: 10.13 });
-      expect((await client.onTransaction('patch', 'payin', failing.transactionId).expect(200)).body.data.status).toBe('failed');
+      expect(
+        (await client.onTransaction('patch', 'payin', failing.transactionId).expect(200)).body.data
+          .status,
+      ).toBe('failed');
     });
 
     it('shows an operator decision after confirm (success) on the next read', async () => {
@@ -153,7 +189,9 @@ describe('payin endpoints (merchant-api.md 4.1 to 4.4)', () => {
       const created = await kit.payin(client);
       await client.onTransaction('patch', 'payin', created.transactionId).expect(200);
       await client.onTransaction('get', 'payin', created.transactionId).expect(200);
-      await kit.ops.setStatus(created.transactionId, 'success').then((res) => expect(res.status).toBe(200));
+      await kit.ops
+        .setStatus(created.transactionId, 'success')
+        .then((res) => expect(res.status).toBe(200));
       const res = await client.onTransaction('get', 'payin', created.transactionId).expect(200);
       expect(res.body.data.status).toBe('success');
     });

@@ -45,11 +45,14 @@ describe('proof of payment upload', () => {
   /** The core serves files under PUBLIC_BASE_URL; tests reach the core at its real port. */
   const fetchFile = (fileUrl: string) => {
     const url = new URL(fileUrl);
-    return request(system.core.url).get(`${url.pathname}${url.search}`).buffer(true).parse((res, done) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => done(null, Buffer.concat(chunks)));
-    });
+    return request(system.core.url)
+      .get(`${url.pathname}${url.search}`)
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
   };
 
   describe('accepted types', () => {
@@ -57,31 +60,42 @@ describe('proof of payment upload', () => {
       ['PNG', PNG, 'receipt.png', 'image/png', 'image/png'],
       ['PDF', PDF, 'receipt.pdf', 'application/pdf', 'application/pdf'],
       ['JPEG declared as octet-stream', JPEG, 'scan', 'application/octet-stream', 'image/jpeg'],
-    ])('accepts %s, moves the payin to processing and links the stored file', async (_name, file, filename, declared, detected) => {
-      const { transactionId } = await kit.payin(client);
-      const res = await client.uploadProof(transactionId, file, filename, declared).expect(200);
-      expect(res.body.message).toBe('OK');
-      expect(res.body.data.status).toBe('processing');
-      expect(res.body.data.proof.file).toEqual({ fileUrl: expect.stringMatching(/\/files\/.+\?expires=\d+&sig=[0-9a-f]{64}$/), mimeType: detected, fileName: expect.any(String) });
-      const served = await fetchFile(res.body.data.proof.file.fileUrl).expect(200);
-      expect(served.headers['content-disposition']).toMatch(/^attachment/);
-      expect(served.headers['x-content-type-options']).toBe('nosniff');
-      expect(served.headers['content-type']).toContain(detected);
-      expect(Buffer.compare(served.body as Buffer, file)).toBe(0);
-      const read = await client.onTransaction('get', 'payin', transactionId).expect(200);
-      expect(read.body.data.proof.file.mimeType).toBe(detected);
-    });
+    ])(
+      'accepts %s, moves the payin to processing and links the stored file',
+      async (_name, file, filename, declared, detected) => {
+        const { transactionId } = await kit.payin(client);
+        const res = await client.uploadProof(transactionId, file, filename, declared).expect(200);
+        expect(res.body.message).toBe('OK');
+        expect(res.body.data.status).toBe('processing');
+        expect(res.body.data.proof.file).toEqual({
+          fileUrl: expect.stringMatching(/\/files\/.+\?expires=\d+&sig=[0-9a-f]{64}$/),
+          mimeType: detected,
+          fileName: expect.any(String),
+        });
+        const served = await fetchFile(res.body.data.proof.file.fileUrl).expect(200);
+        expect(served.headers['content-disposition']).toMatch(/^attachment/);
+        expect(served.headers['x-content-type-options']).toBe('nosniff');
+        expect(served.headers['content-type']).toContain(detected);
+        expect(Buffer.compare(served.body as Buffer, file)).toBe(0);
+        const read = await client.onTransaction('get', 'payin', transactionId).expect(200);
+        expect(read.body.data.proof.file.mimeType).toBe(detected);
+      },
+    );
 
     it('accepts a file of exactly 10 MB', async () => {
       const { transactionId } = await kit.payin(client);
-      await client.uploadProof(transactionId, pngOfSize(TEN_MB), 'big.png', 'image/png').expect(200);
+      await client
+        .uploadProof(transactionId, pngOfSize(TEN_MB), 'big.png', 'image/png')
+        .expect(200);
     });
 
     it('accepts a proof an operator requested: proof_requested moves back to processing, ping stays true', async () => {
       const { transactionId } = await kit.payin(client);
       await client.onTransaction('patch', 'payin', transactionId).expect(200);
       expect((await kit.ops.setStatus(transactionId, 'proof_requested')).status).toBe(200);
-      const res = await client.uploadProof(transactionId, PNG, 'again.png', 'image/png').expect(200);
+      const res = await client
+        .uploadProof(transactionId, PNG, 'again.png', 'image/png')
+        .expect(200);
       expect(res.body.data.status).toBe('processing');
       expect(res.body.data.proof.ping).toBe(true);
     });
@@ -94,15 +108,22 @@ describe('proof of payment upload', () => {
       ['GIF declared as JPEG', GIF, 'photo.jpg', 'image/jpeg'],
       ['text declared as PDF', TEXT, 'receipt.pdf', 'application/pdf'],
       ['an empty file', Buffer.alloc(0), 'empty.png', 'image/png'],
-    ])('refuses %s with 400 ERROR_INVALID_DOCUMENT_TYPE', async (_name, file, filename, declared) => {
-      const { transactionId } = await kit.payin(client);
-      await client.uploadProof(transactionId, file, filename, declared).expect(400, { message: 'ERROR_INVALID_DOCUMENT_TYPE' });
-      expect(await kit.storedStatus(transactionId)).toBe('pending');
-    });
+    ])(
+      'refuses %s with 400 ERROR_INVALID_DOCUMENT_TYPE',
+      async (_name, file, filename, declared) => {
+        const { transactionId } = await kit.payin(client);
+        await client
+          .uploadProof(transactionId, file, filename, declared)
+          .expect(400, { message: 'ERROR_INVALID_DOCUMENT_TYPE' });
+        expect(await kit.storedStatus(transactionId)).toBe('pending');
+      },
+    );
 
     it('refuses 10 MB + 1 byte with 413 ERROR_FILE_TOO_LARGE', async () => {
       const { transactionId } = await kit.payin(client);
-      await client.uploadProof(transactionId, pngOfSize(TEN_MB + 1), 'big.png', 'image/png').expect(413, { message: 'ERROR_FILE_TOO_LARGE' });
+      await client
+        .uploadProof(transactionId, pngOfSize(TEN_MB + 1), 'big.png', 'image/png')
+        .expect(413, { message: 'ERROR_FILE_TOO_LARGE' });
       expect(await kit.storedStatus(transactionId)).toBe('pending');
     });
 
@@ -115,16 +136,28 @@ describe('proof of payment upload', () => {
         .field('transactionId', transactionId)
         .field('signature', signature)
         .expect(400);
-      expect(res.body).toEqual({ message: 'ERROR_INVALID_REQUEST', details: [{ field: 'document', errors: [expect.any(String)] }] });
-      const json = await client.send('post', `/api/v1/payin/${transactionId}`, { transactionId }).expect(400);
+      expect(res.body).toEqual({
+        message: 'ERROR_INVALID_REQUEST',
+        details: [{ field: 'document', errors: [expect.any(String)] }],
+      });
+      const json = await client
+        .send('post', `/api/v1/payin/${transactionId}`, { transactionId })
+        .expect(400);
       expect(json.body.details[0].field).toBe('document');
     });
 
     it('refuses two files, and a file in another field, with 400 ERROR_INVALID_REQUEST', async () => {
       const { transactionId } = await kit.payin(client);
       const signature = sign(pathPayload(transactionId), merchant.store.privateToken);
-      const base = () => request(system.api.url).post(`/api/v1/payin/${transactionId}`).set('x-public-token', merchant.store.publicToken).field('signature', signature);
-      const two = await base().attach('document', PNG, 'a.png').attach('document', PNG, 'b.png').expect(400);
+      const base = () =>
+        request(system.api.url)
+          .post(`/api/v1/payin/${transactionId}`)
+          .set('x-public-token', merchant.store.publicToken)
+          .field('signature', signature);
+      const two = await base()
+        .attach('document', PNG, 'a.png')
+        .attach('document', PNG, 'b.png')
+        .expect(400);
       expect(two.body.message).toBe('ERROR_INVALID_REQUEST');
       const elsewhere = await base().attach('receipt', PNG, 'a.png').expect(400);
       expect(elsewhere.body.message).toBe('ERROR_INVALID_REQUEST');
@@ -179,9 +212,16 @@ describe('proof of payment upload', () => {
     const kept = await kit.payin(client);
     await client.uploadProof(kept.transactionId, PNG, 'kept.png', 'image/png').expect(200);
     const refusedOne = await kit.payin(client);
-    await client.uploadProof(refusedOne.transactionId, pngOfSize(TEN_MB + 1), 'big.png', 'image/png').expect(413);
+    await client
+      .uploadProof(refusedOne.transactionId, pngOfSize(TEN_MB + 1), 'big.png', 'image/png')
+      .expect(413);
     await client.uploadProof(refusedOne.transactionId, GIF, 'a.gif', 'image/gif').expect(400);
-    const accepted = await kit.db().query(`SELECT count(*)::int AS n FROM transactions WHERE merchant_id = $1 AND proof_file_key IS NOT NULL`, [merchant.store.merchantId]);
+    const accepted = await kit
+      .db()
+      .query(
+        `SELECT count(*)::int AS n FROM transactions WHERE merchant_id = $1 AND proof_file_key IS NOT NULL`,
+        [merchant.store.merchantId],
+      );
     expect(accepted[0].n).toBeGreaterThanOrEqual(1);
     expect(storedFiles()).toHaveLength(accepted[0].n);
     const created = bigTempFiles().filter((name) => !tempBefore.includes(name));

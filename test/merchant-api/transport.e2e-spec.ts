@@ -9,7 +9,13 @@ import { sign } from '@app/signature';
 import { createMerchantApiApp } from '../../apps/merchant-api/src/bootstrap';
 import { PDF } from '../support/documents';
 import { SigningClient } from '../support/signing-client';
-import { RunningApp, startMerchantApi, startSystem, testConfig, TestSystem } from '../support/system';
+import {
+  RunningApp,
+  startMerchantApi,
+  startSystem,
+  testConfig,
+  TestSystem,
+} from '../support/system';
 import { merchantKit } from './merchant-kit';
 
 interface LogLine {
@@ -23,16 +29,23 @@ interface LogLine {
 }
 
 /** A merchant API whose JSON log lines the test can read. */
-async function startLoggedApi(coreUrl: string, overrides: Record<string, string> = {}): Promise<RunningApp & { lines: string[] }> {
+async function startLoggedApi(
+  coreUrl: string,
+  overrides: Record<string, string> = {},
+): Promise<RunningApp & { lines: string[] }> {
   const lines: string[] = [];
   const config = testConfig({ CORE_URL: coreUrl, LOG_LEVEL: 'info', ...overrides });
-  const app = await createMerchantApiApp(config, { logDestination: { write: (line: string) => void lines.push(line) } });
+  const app = await createMerchantApiApp(config, {
+    logDestination: { write: (line: string) => void lines.push(line) },
+  });
   const url = await listen(app, '127.0.0.1', 0);
   return { app, url, config, lines };
 }
 
 const requestLines = (lines: string[], reqId: string): LogLine[] =>
-  lines.map((line) => JSON.parse(line) as LogLine).filter((line) => line.reqId === reqId && line.res !== undefined);
+  lines
+    .map((line) => JSON.parse(line) as LogLine)
+    .filter((line) => line.reqId === reqId && line.res !== undefined);
 
 /** Issue items 9 and 11: request logs, TLS, and forwarded headers trusted only from configured proxies. */
 describe('transport: logs, TLS, proxies', () => {
@@ -55,34 +68,63 @@ describe('transport: logs, TLS, proxies', () => {
     it('writes one JSON line per request with its request id (also returned as x-request-id), latency and status', async () => {
       const { store } = await kit.merchant();
       const client = new SigningClient(logged.url, store);
-      const res = await client.get('/api/v1/merchant/balance/changes').set('x-request-id', 'qa-request-0001').expect(200);
+      const res = await client
+        .get('/api/v1/merchant/balance/changes')
+        .set('x-request-id', 'qa-request-0001')
+        .expect(200);
       expect(res.headers['x-request-id']).toBe('qa-request-0001');
       const generated = await client.get('/api/v1/merchant/balance/changes').expect(200);
       expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
       const [line, ...more] = requestLines(logged.lines, 'qa-request-0001');
       expect(more).toEqual([]);
-      expect(line).toMatchObject({ reqId: 'qa-request-0001', req: { method: 'GET', path: '/api/v1/merchant/balance/changes' }, res: { status: 200 } });
+      expect(line).toMatchObject({
+        reqId: 'qa-request-0001',
+        req: { method: 'GET', path: '/api/v1/merchant/balance/changes' },
+        res: { status: 200 },
+      });
       expect(typeof line.latencyMs).toBe('number');
       expect(requestLines(logged.lines, generated.headers['x-request-id'])).toHaveLength(1);
     });
 
     it('logs failures at warn and error level with their status', async () => {
-      await request(logged.url).get('/api/v1/merchant/balance/changes').set('x-request-id', 'qa-request-0401').expect(401);
-      expect(requestLines(logged.lines, 'qa-request-0401')).toEqual([expect.objectContaining({ level: 40, res: { status: 401 } })]);
+      await request(logged.url)
+        .get('/api/v1/merchant/balance/changes')
+        .set('x-request-id', 'qa-request-0401')
+        .expect(401);
+      expect(requestLines(logged.lines, 'qa-request-0401')).toEqual([
+        expect.objectContaining({ level: 40, res: { status: 401 } }),
+      ]);
     });
 
     it('never writes a private token, a signature, a public token, a full card number or file content', async () => {
       const { store } = await kit.merchant({ funded: 100 });
       const client = new SigningClient(logged.url, store);
-      const payout = await client.send('post', '/api/v1/payout', { amount: 5, clientId: 1, cardNumber: '5555555555554444' }).set('x-request-id', 'qa-request-card').expect(200);
-      const payin = (await client.send('post', '/api/v1/payin', { amount: 5, clientId: 1, description: 'secret-desc' }).expect(200)).body.data;
+      const payout = await client
+        .send('post', '/api/v1/payout', { amount: 5, clientId: 1, cardNumber: '5555555555554444' })
+        .set('x-request-id', 'qa-request-card')
+        .expect(200);
+      const payin = (
+        await client
+          .send('post', '/api/v1/payin', { amount: 5, clientId: 1, description: 'secret-desc' })
+          .expect(200)
+      ).body.data;
       const marker = `MARKER-${randomUUID()}`;
       const pdf = Buffer.concat([PDF, Buffer.from(`% ${marker}\n`)]);
-      await client.uploadProof(payin.transactionId, pdf, `${marker}.pdf`, 'application/pdf').expect(200);
+      await client
+        .uploadProof(payin.transactionId, pdf, `${marker}.pdf`, 'application/pdf')
+        .expect(200);
       const query = await client.get('/api/v1/merchant/balance/changes', { page: 1 }).expect(200);
       const signature = new URL(query.request.url).searchParams.get('signature')!;
       const text = logged.lines.join('');
-      for (const secret of [store.privateToken, store.publicToken, signature, '5555555555554444', marker, 'secret-desc']) expect(text).not.toContain(secret);
+      for (const secret of [
+        store.privateToken,
+        store.publicToken,
+        signature,
+        '5555555555554444',
+        marker,
+        'secret-desc',
+      ])
+        expect(text).not.toContain(secret);
       expect(requestLines(logged.lines, 'qa-request-card')).toHaveLength(1);
       expect(payout.body.data.payment.cardNumber).toBe('555555******4444');
     });
@@ -93,7 +135,11 @@ describe('transport: logs, TLS, proxies', () => {
       const trusted = await startLoggedApi(system.core.url);
       try {
         await request(trusted.url).get('/health/live').expect(200);
-        await request(trusted.url).get('/api/v1/merchant/balance/changes').set('x-forwarded-for', '203.0.113.9').set('x-request-id', 'qa-forwarded-1').expect(401);
+        await request(trusted.url)
+          .get('/api/v1/merchant/balance/changes')
+          .set('x-forwarded-for', '203.0.113.9')
+          .set('x-request-id', 'qa-forwarded-1')
+          .expect(401);
         expect(requestLines(trusted.lines, 'qa-forwarded-1')[0].clientIp).toBe('203.0.113.9');
       } finally {
         await trusted.app.close();
@@ -103,8 +149,14 @@ describe('transport: logs, TLS, proxies', () => {
     it('ignores X-Forwarded-For from anyone else', async () => {
       const untrusted = await startLoggedApi(system.core.url, { TRUST_PROXY: '192.0.2.1' });
       try {
-        await request(untrusted.url).get('/api/v1/merchant/balance/changes').set('x-forwarded-for', '203.0.113.9').set('x-request-id', 'qa-forwarded-2').expect(401);
-        expect(requestLines(untrusted.lines, 'qa-forwarded-2')[0].clientIp).toMatch(/127\.0\.0\.1$/);
+        await request(untrusted.url)
+          .get('/api/v1/merchant/balance/changes')
+          .set('x-forwarded-for', '203.0.113.9')
+          .set('x-request-id', 'qa-forwarded-2')
+          .expect(401);
+        expect(requestLines(untrusted.lines, 'qa-forwarded-2')[0].clientIp).toMatch(
+          /127\.0\.0\.1$/,
+        );
       } finally {
         await untrusted.app.close();
       }
@@ -112,12 +164,27 @@ describe('transport: logs, TLS, proxies', () => {
 
     it('limits failed authentications per client IP: forwarded IPs count apart only behind a trusted proxy', async () => {
       const { store } = await kit.merchant();
-      const isolated = { AUTH_FAILURE_LIMIT_POINTS: '2', REDIS_KEY_PREFIX: `gw-test-ip-${randomUUID()}:` };
+      const isolated = {
+        AUTH_FAILURE_LIMIT_POINTS: '2',
+        REDIS_KEY_PREFIX: `gw-test-ip-${randomUUID()}:`,
+      };
       const trusted = await startMerchantApi(system.core.url, isolated);
-      const untrusted = await startMerchantApi(system.core.url, { ...isolated, REDIS_KEY_PREFIX: `gw-test-ip-${randomUUID()}:`, TRUST_PROXY: '192.0.2.1' });
+      const untrusted = await startMerchantApi(system.core.url, {
+        ...isolated,
+        REDIS_KEY_PREFIX: `gw-test-ip-${randomUUID()}:`,
+        TRUST_PROXY: '192.0.2.1',
+      });
       try {
-        const fail = (app: RunningApp, ip: string) => request(app.url).get('/api/v1/merchant/balance/changes').set('x-forwarded-for', ip).set('x-public-token', store.publicToken).query({ signature: 'bad' });
-        const good = (app: RunningApp, ip: string) => new SigningClient(app.url, store).get('/api/v1/merchant/balance/changes').set('x-forwarded-for', ip);
+        const fail = (app: RunningApp, ip: string) =>
+          request(app.url)
+            .get('/api/v1/merchant/balance/changes')
+            .set('x-forwarded-for', ip)
+            .set('x-public-token', store.publicToken)
+            .query({ signature: 'bad' });
+        const good = (app: RunningApp, ip: string) =>
+          new SigningClient(app.url, store)
+            .get('/api/v1/merchant/balance/changes')
+            .set('x-forwarded-for', ip);
         await fail(trusted, '198.51.100.1').expect(401);
         await fail(trusted, '198.51.100.1').expect(401);
         const blocked = await good(trusted, '198.51.100.1').expect(429);
@@ -141,10 +208,33 @@ describe('transport: logs, TLS, proxies', () => {
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
     it('serves TLS itself when TLS_CERT_FILE and TLS_KEY_FILE are set', async () => {
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], {
-        stdio: 'ignore',
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-keyout',
+          keyFile,
+          '-out',
+          certFile,
+          '-days',
+          '1',
+          '-subj',
+          '/CN=127.0.0.1',
+          '-addext',
+          'subjectAltName=IP:127.0.0.1',
+        ],
+        {
+          stdio: 'ignore',
+        },
+      );
+      const tls = await startMerchantApi(system.core.url, {
+        TLS_CERT_FILE: certFile,
+        TLS_KEY_FILE: keyFile,
       });
-      const tls = await startMerchantApi(system.core.url, { TLS_CERT_FILE: certFile, TLS_KEY_FILE: keyFile });
       try {
         const httpsUrl = tls.url.replace(/^http:/, 'https:');
         const { store } = await kit.merchant();

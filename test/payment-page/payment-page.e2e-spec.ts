@@ -226,10 +226,13 @@ describe('payment page (HTTP)', () => {
         1,
       );
       await new Promise((resolve) => setTimeout(resolve, 1200));
+      // Usually still `pending` (this core's job is slowed down), but the e2e suites share one
+      // database and another suite's core may already have expired it: the page must look the
+      // same either way. The pending-past-deadline case alone is pinned by payment-page.state.spec.ts.
       const [{ status }] = await kit.db.query('SELECT status FROM transactions WHERE id = $1', [
         id,
       ]);
-      expect(status).toBe('pending');
+      expect(['pending', 'expired']).toContain(status);
 
       const html = (await page(id).expect(200)).text;
       expect(html).toContain('Time to pay has run out');

@@ -4,9 +4,14 @@ export const PNG = Buffer.from(
   'hex',
 );
 export const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<<>>\nendobj\ntrailer\n<<>>\n%%EOF\n');
-export const JPEG = Buffer.from('ffd8ffe000104a46494600010100000100010000ffdb004300' + '08'.repeat(64) + 'ffd9', 'hex');
+export const JPEG = Buffer.from(
+  'ffd8ffe000104a46494600010100000100010000ffdb004300' + '08'.repeat(64) + 'ffd9',
+  'hex',
+);
 export const GIF = Buffer.from('474946383961010001000000002c00000000010001000002024401003b', 'hex');
-export const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"><script>alert(1)</script></svg>');
+export const SVG = Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"><script>alert(1)</script></svg>',
+);
 export const TEXT = Buffer.from('just some text pretending to be a pdf\n');
 
 /** A PNG of exactly `size` bytes: a real signature and header, padded after the end chunk. */

@@ -1,4 +1,10 @@
-import { createServer, IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
+import {
+  createServer,
+  IncomingHttpHeaders,
+  IncomingMessage,
+  Server,
+  ServerResponse,
+} from 'node:http';
 import type { Socket } from 'node:net';
 
 /**
@@ -28,7 +34,10 @@ export class FakeCore {
   readonly requests: RecordedRequest[] = [];
   /** How many TCP connections the merchant API opened: keep-alive reuses one. */
   connections = 0;
-  private reply: (request: RecordedRequest) => FakeReply = () => ({ status: 500, body: { message: 'ERROR_SERVER_INTERNAL_ERROR' } });
+  private reply: (request: RecordedRequest) => FakeReply = () => ({
+    status: 500,
+    body: { message: 'ERROR_SERVER_INTERNAL_ERROR' },
+  });
   private readonly sockets = new Set<Socket>();
   private readonly timers = new Set<NodeJS.Timeout>();
 
@@ -54,7 +63,13 @@ export class FakeCore {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks), socketId: socketIds.get(req.socket) ?? 0 };
+        const recorded = {
+          method: req.method ?? '',
+          url: req.url ?? '',
+          headers: req.headers,
+          body: Buffer.concat(chunks),
+          socketId: socketIds.get(req.socket) ?? 0,
+        };
         fake.requests.push(recorded);
         fake.answer(fake.reply(recorded), req, res);
       });
@@ -80,7 +95,9 @@ export class FakeCore {
         return;
       }
       const body = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? {});
-      res.writeHead(reply.status ?? 200, { 'content-type': reply.contentType ?? 'application/json; charset=utf-8' });
+      res.writeHead(reply.status ?? 200, {
+        'content-type': reply.contentType ?? 'application/json; charset=utf-8',
+      });
       res.end(body);
     };
     if (!reply.delayMs) return send();

@@ -327,10 +327,10 @@ export interface components {
       /** @example false */
       isTest: boolean;
       /**
-       * @description `<PUBLIC_BASE_URL>/pay/<transactionId>`
+       * @description Payins: `<PUBLIC_BASE_URL>/pay/<transactionId>`, the page the payer pays on. Null for payouts, which have no payer page.
        * @example http://127.0.0.1:3001/pay/0b5d7f3e-2c1a-4e8b-9f6d-3a2b1c0d9e8f
        */
-      paymentPage: string;
+      paymentPage: string | null;
       /**
        * @description `<MESSENGER_BOT_BASE_URL>/<tgbotId>?tid=<transactionId>`; present only when the payin was created with `tgbotId`.
        * @example https://t.me/demo_pay_bot?tid=0b5d7f3e-2c1a-4e8b-9f6d-3a2b1c0d9e8f

@@ -9,7 +9,9 @@ async function main(): Promise<void> {
   const app = await createMerchantApiApp(config);
   const url = await listen(app, config.merchantApi.host, config.merchantApi.port);
   const shown = config.merchantApi.tlsCertFile ? url.replace(/^http:/, 'https:') : url;
-  new Logger('merchant-api').log(`merchant API listening on ${shown} (API ${shown}/api/v1, docs ${shown}/docs)`);
+  new Logger('merchant-api').log(
+    `merchant API listening on ${shown} (API ${shown}/api/v1, docs ${shown}/docs)`,
+  );
 }
 
 void main();

@@ -13,12 +13,22 @@ import { StoreCredentialsRepository } from './store-credentials.repository';
  */
 @Module({
   providers: [
-    { provide: FIELD_CIPHER, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new FieldCipher(config.secrets.encryptionKey) },
+    {
+      provide: FIELD_CIPHER,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => new FieldCipher(config.secrets.encryptionKey),
+    },
     StoreCredentialsRepository,
     NonceStore,
     RateLimitService,
     MerchantAuthGuard,
   ],
-  exports: [MerchantAuthGuard, StoreCredentialsRepository, NonceStore, RateLimitService, FIELD_CIPHER],
+  exports: [
+    MerchantAuthGuard,
+    StoreCredentialsRepository,
+    NonceStore,
+    RateLimitService,
+    FIELD_CIPHER,
+  ],
 })
 export class AuthModule {}

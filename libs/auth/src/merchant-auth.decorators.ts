@@ -1,4 +1,10 @@
-import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata, UseGuards } from '@nestjs/common';
+import {
+  applyDecorators,
+  createParamDecorator,
+  ExecutionContext,
+  SetMetadata,
+  UseGuards,
+} from '@nestjs/common';
 import type { AccessScope, AuthenticatedRequest, AuthenticatedStore } from './auth.types';
 import { ACCESS_SCOPE } from './auth.tokens';
 import { MerchantAuthGuard } from './merchant-auth.guard';
@@ -12,8 +18,10 @@ export function MerchantAuth(scope: AccessScope): ClassDecorator & MethodDecorat
 }
 
 /** The store the guard authenticated. Only on routes behind @MerchantAuth. */
-export const CurrentStore = createParamDecorator((_data: unknown, context: ExecutionContext): AuthenticatedStore => {
-  const auth = context.switchToHttp().getRequest<AuthenticatedRequest>().merchantAuth;
-  if (!auth) throw new Error('CurrentStore used on a route without @MerchantAuth');
-  return auth;
-});
+export const CurrentStore = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): AuthenticatedStore => {
+    const auth = context.switchToHttp().getRequest<AuthenticatedRequest>().merchantAuth;
+    if (!auth) throw new Error('CurrentStore used on a route without @MerchantAuth');
+    return auth;
+  },
+);

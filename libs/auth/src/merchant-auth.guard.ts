@@ -1,4 +1,11 @@
-import { CanActivate, ExecutionContext, HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  CanActivate,
+  ExecutionContext,
+  HttpStatus,
+  Inject,
+  Injectable,
+  Logger,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { FieldCipher } from '@app/crypto';
@@ -14,7 +21,10 @@ import { StoreCredentialsRepository } from './store-credentials.repository';
 
 const MAX_PUBLIC_TOKEN_LENGTH = 100;
 
-const ACCESS: Record<AccessScope, { flag: 'payinEnabled' | 'payoutEnabled' | 'accountEnabled'; code: ErrorCode }> = {
+const ACCESS: Record<
+  AccessScope,
+  { flag: 'payinEnabled' | 'payoutEnabled' | 'accountEnabled'; code: ErrorCode }
+> = {
   payin: { flag: 'payinEnabled', code: ErrorCode.ACCESS_PAYIN_DISABLED },
   payout: { flag: 'payoutEnabled', code: ErrorCode.ACCESS_PAYOUT_DISABLED },
   account: { flag: 'accountEnabled', code: ErrorCode.ACCESS_ACCOUNT_DISABLED },
@@ -48,8 +58,14 @@ export class MerchantAuthGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const scope = this.reflector.getAllAndOverride<AccessScope | undefined>(ACCESS_SCOPE, [context.getHandler(), context.getClass()]);
-    if (!scope) throw new Error(`${context.getClass().name}.${context.getHandler().name} uses MerchantAuthGuard without @MerchantAuth(scope)`);
+    const scope = this.reflector.getAllAndOverride<AccessScope | undefined>(ACCESS_SCOPE, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (!scope)
+      throw new Error(
+        `${context.getClass().name}.${context.getHandler().name} uses MerchantAuthGuard without @MerchantAuth(scope)`,
+      );
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const clientIp = request.ip ?? request.socket.remoteAddress ?? 'unknown';
 
@@ -58,7 +74,8 @@ export class MerchantAuthGuard implements CanActivate {
     try {
       store = await this.authenticate(request);
     } catch (error) {
-      if (error instanceof AppException && error.status === HttpStatus.UNAUTHORIZED) await this.rateLimits.recordAuthFailure(clientIp);
+      if (error instanceof AppException && error.status === HttpStatus.UNAUTHORIZED)
+        await this.rateLimits.recordAuthFailure(clientIp);
       throw error;
     }
 
@@ -77,25 +94,42 @@ export class MerchantAuthGuard implements CanActivate {
       throw new AppException(ErrorCode.PUBLIC_TOKEN_REQUIRED, HttpStatus.UNAUTHORIZED);
     }
 
-    const pathTransactionId = typeof request.params?.transactionId === 'string' ? request.params.transactionId : undefined;
-    const { params, signature, payload } = signedParts(request.method, request.query, request.body, pathTransactionId);
-    if (isAbsent(signature)) throw new AppException(ErrorCode.SIGNATURE_REQUIRED, HttpStatus.UNAUTHORIZED);
+    const pathTransactionId =
+      typeof request.params?.transactionId === 'string' ? request.params.transactionId : undefined;
+    const { params, signature, payload } = signedParts(
+      request.method,
+      request.query,
+      request.body,
+      pathTransactionId,
+    );
+    if (isAbsent(signature))
+      throw new AppException(ErrorCode.SIGNATURE_REQUIRED, HttpStatus.UNAUTHORIZED);
 
-    const store = publicToken.length <= MAX_PUBLIC_TOKEN_LENGTH ? await this.credentials.findByPublicToken(publicToken) : null;
+    const store =
+      publicToken.length <= MAX_PUBLIC_TOKEN_LENGTH
+        ? await this.credentials.findByPublicToken(publicToken)
+        : null;
     if (!store) throw new AppException(ErrorCode.PUBLIC_TOKEN_INVALID, HttpStatus.UNAUTHORIZED);
     let privateToken: string;
     try {
       privateToken = this.cipher.decrypt(store.privateTokenEnc);
     } catch {
-      this.logger.warn(`store ${store.storeId}: private token cannot be decrypted with the configured ENCRYPTION_KEY`);
+      this.logger.warn(
+        `store ${store.storeId}: private token cannot be decrypted with the configured ENCRYPTION_KEY`,
+      );
       throw new AppException(ErrorCode.PUBLIC_TOKEN_INVALID, HttpStatus.UNAUTHORIZED);
     }
 
-    if (!verify(payload, privateToken, signature)) throw new AppException(ErrorCode.SIGNATURE_INVALID, HttpStatus.UNAUTHORIZED);
+    if (!verify(payload, privateToken, signature))
+      throw new AppException(ErrorCode.SIGNATURE_INVALID, HttpStatus.UNAUTHORIZED);
 
     // Only after the signature holds: an unsigned request must not be able to burn a nonce.
     const windowSeconds = this.config.merchantApi.replayWindowSeconds;
-    const replay = readReplayParams(params, { required: store.requireReplayProtection, windowSeconds, nowMs: Date.now() });
+    const replay = readReplayParams(params, {
+      required: store.requireReplayProtection,
+      windowSeconds,
+      nowMs: Date.now(),
+    });
     if (replay.nonce !== undefined) {
       // Kept past both edges of the timestamp window, so a nonce cannot come back while its timestamp is still accepted.
       const fresh = await this.nonces.remember(store.storeId, replay.nonce, windowSeconds * 2 + 60);

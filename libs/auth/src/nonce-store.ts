@@ -2,11 +2,13 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { sha256Hex } from '@app/crypto';
 import { REDIS_CLIENT, RedisClient } from '@app/redis';
+import { bounded } from './bounded';
 
 /**
  * Remembers the nonces each store has used, so a replayed request is refused on every instance
  * (decisions.md section 3). Redis `SET NX EX` when configured; the `used_nonces` table without
- * Redis, and also while Redis is unreachable, so protection degrades to slower, not to none.
+ * Redis, and also while Redis is unreachable or not answering, so protection degrades to
+ * slower, not to none.
  */
 @Injectable()
 export class NonceStore {
@@ -22,7 +24,8 @@ export class NonceStore {
     if (this.redis) {
       try {
         // The ioredis client adds REDIS_KEY_PREFIX; the hash keeps any nonce text a safe key.
-        const reply = await this.redis.set(`merchant-api:nonce:${storeId}:${sha256Hex(nonce)}`, '1', 'EX', ttlSeconds, 'NX');
+        const key = `merchant-api:nonce:${storeId}:${sha256Hex(nonce)}`;
+        const reply = await bounded(this.redis.set(key, '1', 'EX', ttlSeconds, 'NX'));
         return reply === 'OK';
       } catch (error) {
         this.logger.warn(`nonce check falls back to PostgreSQL: ${(error as Error).message}`);
@@ -31,7 +34,11 @@ export class NonceStore {
     return this.rememberInDatabase(storeId, nonce, ttlSeconds);
   }
 
-  private async rememberInDatabase(storeId: number, nonce: string, ttlSeconds: number): Promise<boolean> {
+  private async rememberInDatabase(
+    storeId: number,
+    nonce: string,
+    ttlSeconds: number,
+  ): Promise<boolean> {
     // The primary key decides under concurrency; an expired row is taken over in the same statement.
     const rows = (await this.dataSource.query(
       `INSERT INTO used_nonces (store_id, nonce, expires_at)

@@ -1,8 +1,14 @@
 import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
-import { RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import {
+  RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { AppException, ErrorCode } from '@app/errors';
 import { REDIS_CLIENT, RedisClient } from '@app/redis';
+import { bounded, TimeoutError } from './bounded';
 
 /**
  * Request budgets (decisions.md section 2: 429 ERROR_RATE_LIMIT_EXCEEDED with Retry-After).
@@ -11,23 +17,30 @@ import { REDIS_CLIENT, RedisClient } from '@app/redis';
  *   guessing tokens or signatures is slowed down (the IP is Express's req.ip: X-Forwarded-For
  *   counts only from the proxies TRUST_PROXY names).
  * Counters live in Redis when configured, shared by every instance; while Redis is unreachable
- * (and without Redis) each instance counts in memory.
+ * or stops answering (and without Redis) each instance counts in memory.
  */
+interface Limiter {
+  /** Redis-backed when configured, else the memory one. */
+  primary: RateLimiterAbstract;
+  /** Counts in this process while Redis is unreachable or not answering. */
+  memory: RateLimiterMemory;
+}
+
 @Injectable()
 export class RateLimitService {
   private readonly logger = new Logger(RateLimitService.name);
-  private readonly perStore: RateLimiterAbstract;
-  private readonly authFailures: RateLimiterAbstract;
+  private readonly perStore: Limiter;
+  private readonly authFailures: Limiter;
   private readonly authFailurePoints: number;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig, @Inject(REDIS_CLIENT) redis: RedisClient) {
     const duration = config.merchantApi.rateLimitWindowSeconds;
     this.authFailurePoints = config.merchantApi.authFailureLimitPoints;
-    const build = (keyPrefix: string, points: number): RateLimiterAbstract => {
+    const build = (keyPrefix: string, points: number): Limiter => {
       const memory = new RateLimiterMemory({ keyPrefix, points, duration });
-      if (!redis) return memory;
+      if (!redis) return { primary: memory, memory };
       // The ioredis client already adds REDIS_KEY_PREFIX in front of this keyPrefix.
-      return new RateLimiterRedis({
+      const primary = new RateLimiterRedis({
         storeClient: redis,
         keyPrefix,
         points,
@@ -35,6 +48,7 @@ export class RateLimitService {
         rejectIfRedisNotReady: true,
         insuranceLimiter: memory,
       });
+      return { primary, memory };
     };
     this.perStore = build('merchant-api:rate:store', config.merchantApi.rateLimitPoints);
     this.authFailures = build('merchant-api:rate:auth-failure', this.authFailurePoints);
@@ -42,10 +56,17 @@ export class RateLimitService {
 
   /** Counts one request of a store; throws 429 once its budget for the window is spent. */
   async consumeForStore(storeId: number): Promise<void> {
+    const key = String(storeId);
     try {
-      await this.perStore.consume(String(storeId));
+      await bounded(this.perStore.primary.consume(key));
     } catch (rejection) {
-      throw this.toException(rejection);
+      if (!(rejection instanceof TimeoutError)) throw this.toException(rejection);
+      this.logger.warn(`rate limit counted in memory: Redis ${rejection.message}`);
+      try {
+        await this.perStore.memory.consume(key);
+      } catch (memoryRejection) {
+        throw this.toException(memoryRejection);
+      }
     }
   }
 
@@ -53,19 +74,22 @@ export class RateLimitService {
   async assertClientNotBlocked(clientIp: string): Promise<void> {
     let state: RateLimiterRes | null;
     try {
-      state = await this.authFailures.get(clientIp);
+      state = await bounded(this.authFailures.primary.get(clientIp));
     } catch (error) {
       this.logger.warn(`auth failure counter unavailable: ${(error as Error).message}`);
-      return;
+      state = await this.authFailures.memory.get(clientIp);
     }
-    if (state && state.consumedPoints >= this.authFailurePoints) throw tooManyRequests(state.msBeforeNext);
+    if (state && state.consumedPoints >= this.authFailurePoints) {
+      throw tooManyRequests(state.msBeforeNext);
+    }
   }
 
   async recordAuthFailure(clientIp: string): Promise<void> {
     try {
-      await this.authFailures.penalty(clientIp, 1);
+      await bounded(this.authFailures.primary.penalty(clientIp, 1));
     } catch (error) {
       this.logger.warn(`auth failure counter unavailable: ${(error as Error).message}`);
+      await this.authFailures.memory.penalty(clientIp, 1);
     }
   }
 
@@ -79,5 +103,7 @@ export class RateLimitService {
 
 function tooManyRequests(msBeforeNext: number): AppException {
   const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
-  return new AppException(ErrorCode.RATE_LIMIT_EXCEEDED, HttpStatus.TOO_MANY_REQUESTS, undefined, { 'Retry-After': String(seconds) });
+  return new AppException(ErrorCode.RATE_LIMIT_EXCEEDED, HttpStatus.TOO_MANY_REQUESTS, undefined, {
+    'Retry-After': String(seconds),
+  });
 }

@@ -21,8 +21,12 @@ describe('replay protection (decisions.md section 3)', () => {
   });
 
   it('accepts a timestamp exactly 300 s off either way, refuses 301 s', () => {
-    expect(readReplayParams({ timestamp: nowSeconds - 300 }, options)).toEqual({ timestamp: nowSeconds - 300 });
-    expect(readReplayParams({ timestamp: String(nowSeconds + 300) }, options)).toEqual({ timestamp: nowSeconds + 300 });
+    expect(readReplayParams({ timestamp: nowSeconds - 300 }, options)).toEqual({
+      timestamp: nowSeconds - 300,
+    });
+    expect(readReplayParams({ timestamp: String(nowSeconds + 300) }, options)).toEqual({
+      timestamp: nowSeconds + 300,
+    });
     expect(failure({ timestamp: nowSeconds - 301 }).code).toBe(ErrorCode.SIGNATURE_EXPIRED);
     expect(failure({ timestamp: nowSeconds + 301 }).code).toBe(ErrorCode.SIGNATURE_EXPIRED);
   });
@@ -37,7 +41,9 @@ describe('replay protection (decisions.md section 3)', () => {
 
   it('passes the nonce on as text, 1 to 128 characters', () => {
     expect(readReplayParams({ nonce: 12345 }, options)).toEqual({ nonce: '12345' });
-    expect(readReplayParams({ nonce: 'n'.repeat(128) }, options)).toEqual({ nonce: 'n'.repeat(128) });
+    expect(readReplayParams({ nonce: 'n'.repeat(128) }, options)).toEqual({
+      nonce: 'n'.repeat(128),
+    });
     expect(failure({ nonce: 'n'.repeat(129) }).code).toBe(ErrorCode.SIGNATURE_INVALID);
     expect(failure({ nonce: ['a'] }).code).toBe(ErrorCode.SIGNATURE_INVALID);
   });
@@ -47,6 +53,8 @@ describe('replay protection (decisions.md section 3)', () => {
     expect(error.code).toBe(ErrorCode.SIGNATURE_REQUIRED);
     expect(error.status).toBe(401);
     expect(error.details).toEqual([{ field: 'nonce', errors: [expect.any(String)] }]);
-    expect(readReplayParams({ timestamp: nowSeconds, nonce: 'abc' }, { ...options, required: true })).toEqual({ timestamp: nowSeconds, nonce: 'abc' });
+    expect(
+      readReplayParams({ timestamp: nowSeconds, nonce: 'abc' }, { ...options, required: true }),
+    ).toEqual({ timestamp: nowSeconds, nonce: 'abc' });
   });
 });

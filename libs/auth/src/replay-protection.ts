@@ -21,11 +21,16 @@ export function readReplayParams(
   const timestampAbsent = isAbsent(params.timestamp);
   const nonceAbsent = isAbsent(params.nonce);
   if (options.required && (timestampAbsent || nonceAbsent)) {
-    const missing = [timestampAbsent ? 'timestamp' : null, nonceAbsent ? 'nonce' : null].filter((field): field is string => field !== null);
+    const missing = [timestampAbsent ? 'timestamp' : null, nonceAbsent ? 'nonce' : null].filter(
+      (field): field is string => field !== null,
+    );
     throw new AppException(
       ErrorCode.SIGNATURE_REQUIRED,
       HttpStatus.UNAUTHORIZED,
-      missing.map((field) => ({ field, errors: ['this store requires timestamp and nonce in every signed request'] })),
+      missing.map((field) => ({
+        field,
+        errors: ['this store requires timestamp and nonce in every signed request'],
+      })),
     );
   }
 
@@ -41,7 +46,10 @@ export function readReplayParams(
     const timestamp = Number(text);
     if (Math.abs(options.nowMs / 1000 - timestamp) > options.windowSeconds) {
       throw new AppException(ErrorCode.SIGNATURE_EXPIRED, HttpStatus.UNAUTHORIZED, [
-        { field: 'timestamp', errors: [`timestamp must be within ${options.windowSeconds} seconds of the server time`] },
+        {
+          field: 'timestamp',
+          errors: [`timestamp must be within ${options.windowSeconds} seconds of the server time`],
+        },
       ]);
     }
     result.timestamp = timestamp;
@@ -51,7 +59,10 @@ export function readReplayParams(
     const nonce = typeof raw === 'number' || typeof raw === 'string' ? String(raw) : '';
     if (nonce.length === 0 || nonce.length > MAX_NONCE_LENGTH) {
       throw new AppException(ErrorCode.SIGNATURE_INVALID, HttpStatus.UNAUTHORIZED, [
-        { field: 'nonce', errors: [`nonce must be a string of 1 to ${MAX_NONCE_LENGTH} characters`] },
+        {
+          field: 'nonce',
+          errors: [`nonce must be a string of 1 to ${MAX_NONCE_LENGTH} characters`],
+        },
       ]);
     }
     result.nonce = nonce;

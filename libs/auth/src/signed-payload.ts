@@ -14,7 +14,12 @@ export interface SignedParts {
  * `transactionId` signs only `transactionId` with the value from the path, plus `timestamp` and
  * `nonce` when the request opts into replay protection (decisions.md section 3).
  */
-export function signedParts(method: string, query: unknown, body: unknown, pathTransactionId: string | undefined): SignedParts {
+export function signedParts(
+  method: string,
+  query: unknown,
+  body: unknown,
+  pathTransactionId: string | undefined,
+): SignedParts {
   const params = asParams(method.toUpperCase() === 'GET' ? query : body);
   const payload: SignableParams =
     pathTransactionId === undefined
@@ -29,10 +34,14 @@ export function signedParts(method: string, query: unknown, body: unknown, pathT
 
 /** A body that is not an object (a JSON array, no body at all) carries no parameters. */
 function asParams(source: unknown): SignableParams {
-  return source !== null && typeof source === 'object' && !Array.isArray(source) ? (source as SignableParams) : {};
+  return source !== null && typeof source === 'object' && !Array.isArray(source)
+    ? (source as SignableParams)
+    : {};
 }
 
 /** Absent in the 5.1 sense: missing, null, or a string that is empty after trimming. */
 export function isAbsent(value: unknown): boolean {
-  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+  return (
+    value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
+  );
 }

@@ -39,7 +39,11 @@ export class StoreCredentialsRepository {
       privateTokenEnc: row.private_token_enc,
       requireReplayProtection: row.require_replay_protection,
       merchant: row.merchant_found
-        ? { payinEnabled: row.payin_enabled === true, payoutEnabled: row.payout_enabled === true, accountEnabled: row.account_enabled === true }
+        ? {
+            payinEnabled: row.payin_enabled === true,
+            payoutEnabled: row.payout_enabled === true,
+            accountEnabled: row.account_enabled === true,
+          }
         : null,
     };
   }

@@ -36,16 +36,37 @@ export class CoreClient {
     @Inject(CORE_CLIENT_OPTIONS) private readonly options: CoreClientOptions,
   ) {}
 
-  async createPayin(request: CorePayinCreateRequest, context: CallContext): Promise<CoreCreateResult> {
-    return parseCreateReply(await this.send({ method: 'POST', url: '/core/v1/payins', data: request }, context));
+  async createPayin(
+    request: CorePayinCreateRequest,
+    context: CallContext,
+  ): Promise<CoreCreateResult> {
+    return parseCreateReply(
+      await this.send({ method: 'POST', url: '/core/v1/payins', data: request }, context),
+    );
   }
 
-  async cancelPayin(storeId: number, transactionId: string, context: CallContext): Promise<CoreStatusResult> {
-    return this.move(`/core/v1/payins/${encodeURIComponent(transactionId)}/cancel`, storeId, context);
+  async cancelPayin(
+    storeId: number,
+    transactionId: string,
+    context: CallContext,
+  ): Promise<CoreStatusResult> {
+    return this.move(
+      `/core/v1/payins/${encodeURIComponent(transactionId)}/cancel`,
+      storeId,
+      context,
+    );
   }
 
-  async confirmPayin(storeId: number, transactionId: string, context: CallContext): Promise<CoreStatusResult> {
-    return this.move(`/core/v1/payins/${encodeURIComponent(transactionId)}/confirm`, storeId, context);
+  async confirmPayin(
+    storeId: number,
+    transactionId: string,
+    context: CallContext,
+  ): Promise<CoreStatusResult> {
+    return this.move(
+      `/core/v1/payins/${encodeURIComponent(transactionId)}/confirm`,
+      storeId,
+      context,
+    );
   }
 
   async uploadProof(
@@ -56,23 +77,48 @@ export class CoreClient {
   ): Promise<CoreStatusResult> {
     const form = new FormData();
     form.append('storeId', String(storeId));
-    form.append('document', new Blob([document.content], { type: document.mimeType }), document.fileName);
+    form.append(
+      'document',
+      new Blob([document.content], { type: document.mimeType }),
+      document.fileName,
+    );
     const reply = await this.send(
-      { method: 'POST', url: `/core/v1/payins/${encodeURIComponent(transactionId)}/proof`, data: form },
+      {
+        method: 'POST',
+        url: `/core/v1/payins/${encodeURIComponent(transactionId)}/proof`,
+        data: form,
+      },
       context,
     );
     return parseStatusReply(reply);
   }
 
-  async createPayout(request: CorePayoutCreateRequest, context: CallContext): Promise<CoreCreateResult> {
-    return parseCreateReply(await this.send({ method: 'POST', url: '/core/v1/payouts', data: request }, context));
+  async createPayout(
+    request: CorePayoutCreateRequest,
+    context: CallContext,
+  ): Promise<CoreCreateResult> {
+    return parseCreateReply(
+      await this.send({ method: 'POST', url: '/core/v1/payouts', data: request }, context),
+    );
   }
 
-  async cancelPayout(storeId: number, transactionId: string, context: CallContext): Promise<CoreStatusResult> {
-    return this.move(`/core/v1/payouts/${encodeURIComponent(transactionId)}/cancel`, storeId, context);
+  async cancelPayout(
+    storeId: number,
+    transactionId: string,
+    context: CallContext,
+  ): Promise<CoreStatusResult> {
+    return this.move(
+      `/core/v1/payouts/${encodeURIComponent(transactionId)}/cancel`,
+      storeId,
+      context,
+    );
   }
 
-  private async move(url: string, storeId: number, context: CallContext): Promise<CoreStatusResult> {
+  private async move(
+    url: string,
+    storeId: number,
+    context: CallContext,
+  ): Promise<CoreStatusResult> {
     return parseStatusReply(await this.send({ method: 'POST', url, data: { storeId } }, context));
   }
 

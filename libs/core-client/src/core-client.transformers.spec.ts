@@ -3,6 +3,11 @@ import { parseCreateReply, parseStatusReply, transportFailure } from './core-cli
 import type { CoreReply } from './core-client.types';
 import replies from './fixtures/core-replies.json';
 
+/**
+ * Replies recorded from the real core (payinCreated, payinFoundByExternalId, duplicatePaymentId,
+ * statusMoved, statusConflict, insufficientBalance, validationFailed, serviceTokenInvalid), plus
+ * the failures a real core does not produce on demand (proxy pages, garbage, missing ids).
+ */
 const recorded = replies as Record<keyof typeof replies, CoreReply>;
 
 function thrown(action: () => unknown): AppException {
@@ -19,16 +24,19 @@ describe('core reply transformers', () => {
   describe('create replies', () => {
     it('reads the transaction id and whether it was created', () => {
       expect(parseCreateReply(recorded.payinCreated)).toEqual({
-        transactionId: '0b5d7f3e-2c1a-4e8b-9f6d-3a2b1c0d9e8f',
+        transactionId: '8dfed6e5-2fd0-428a-a617-9bd72d7fbe87',
         created: true,
+      });
+      expect(parseCreateReply(recorded.payinFoundByExternalId)).toEqual({
+        transactionId: '8dfed6e5-2fd0-428a-a617-9bd72d7fbe87',
+        created: false,
       });
     });
 
-    it('normalises the id to lowercase and keeps created false for an externalId repeat', () => {
-      expect(parseCreateReply(recorded.payinFoundByExternalId)).toEqual({
-        transactionId: '0b5d7f3e-2c1a-4e8b-9f6d-3a2b1c0d9e8f',
-        created: false,
-      });
+    it('normalises the id to lowercase', () => {
+      expect(parseCreateReply(recorded.createWithUppercaseId).transactionId).toBe(
+        '0b5d7f3e-2c1a-4e8b-9f6d-3a2b1c0d9e8f',
+      );
     });
 
     it.each(['createWithoutTransactionId', 'createWithMalformedTransactionId'] as const)(
@@ -44,7 +52,7 @@ describe('core reply transformers', () => {
   describe('status replies', () => {
     it('reads the status after the move', () => {
       expect(parseStatusReply(recorded.statusMoved)).toEqual({
-        transactionId: '0b5d7f3e-2c1a-4e8b-9f6d-3a2b1c0d9e8f',
+        transactionId: '8dfed6e5-2fd0-428a-a617-9bd72d7fbe87',
         status: 'canceled',
       });
     });
@@ -67,7 +75,7 @@ describe('core reply transformers', () => {
       const error = thrown(() => parseCreateReply(recorded.duplicatePaymentId));
       expect(error.code).toBe(ErrorCode.DUPLICATE_PAYMENT_ID);
       expect(error.status).toBe(409);
-      expect(error.details).toEqual({ externalId: 'order-1' });
+      expect(error.details).toBeUndefined();
     });
 
     it('answers 502 when the core refuses our service token, not 401 which would blame the merchant', () => {
@@ -85,7 +93,9 @@ describe('core reply transformers', () => {
         expect(error.code).toBe(ErrorCode.CORE_REQUEST_FAILED);
         expect(error.status).toBe(502);
         expect(JSON.stringify(error.details)).not.toContain('<');
-        expect(error.details).toEqual(expect.objectContaining({ coreStatus: recorded[name].status }));
+        expect(error.details).toEqual(
+          expect.objectContaining({ coreStatus: recorded[name].status }),
+        );
       },
     );
 
@@ -108,10 +118,13 @@ describe('core reply transformers', () => {
       expect(error.status).toBe(504);
     });
 
-    it.each(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', undefined])('answers 502 for %s', (code) => {
-      const error = transportFailure({ code, message: 'connect ECONNREFUSED 127.0.0.1:1' });
-      expect(error.status).toBe(502);
-      expect(JSON.stringify(error.details)).not.toContain('127.0.0.1');
-    });
+    it.each(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', undefined])(
+      'answers 502 for %s',
+      (code) => {
+        const error = transportFailure({ code, message: 'connect ECONNREFUSED 127.0.0.1:1' });
+        expect(error.status).toBe(502);
+        expect(JSON.stringify(error.details)).not.toContain('127.0.0.1');
+      },
+    );
   });
 });

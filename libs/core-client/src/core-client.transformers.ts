@@ -1,6 +1,11 @@
 import { HttpStatus } from '@nestjs/common';
 import { AppException, ErrorCode } from '@app/errors';
-import { CoreCreateResult, CoreReply, CoreStatusResult, TransportFailure } from './core-client.types';
+import {
+  CoreCreateResult,
+  CoreReply,
+  CoreStatusResult,
+  TransportFailure,
+} from './core-client.types';
 
 /**
  * Pure mapping of the core's replies and failures onto results or merchant-facing errors

@@ -13,6 +13,8 @@ export function createRedisClient(url: string, name: string, keyPrefix = ''): Re
     // Fail fast while Redis is down, so callers fall back instead of queueing requests.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
+    // A Redis that accepts connections but stops answering must not hang requests or health checks.
+    commandTimeout: 1000,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
   });
 }

@@ -1,7 +1,13 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { AuthenticatedStore, CurrentStore, MerchantAuth } from '@app/auth';
-import { ACCESS_ERRORS, ApiErrors, AUTH_ERRORS, INTERNAL_ERROR, INVALID_REQUEST } from '../openapi/api-errors.decorator';
+import {
+  ACCESS_ERRORS,
+  ApiErrors,
+  AUTH_ERRORS,
+  INTERNAL_ERROR,
+  INVALID_REQUEST,
+} from '../openapi/api-errors.decorator';
 import { BalanceChangesPage, BalanceService } from './balance.service';
 import { BalanceChangesQueryDto } from './dto/balance-changes.query.dto';
 import { BalanceChangesResponseDto } from './dto/balance-changes.response.dto';
@@ -24,10 +30,17 @@ export class BalanceController {
   @ApiErrors([
     ...AUTH_ERRORS,
     ACCESS_ERRORS.account,
-    { ...INVALID_REQUEST, when: '`page` is not an integer >= 1, or `limit` not an integer from 1 to 100.', details: [{ field: 'limit', errors: ['limit must not be greater than 100'] }] },
+    {
+      ...INVALID_REQUEST,
+      when: '`page` is not an integer >= 1, or `limit` not an integer from 1 to 100.',
+      details: [{ field: 'limit', errors: ['limit must not be greater than 100'] }],
+    },
     INTERNAL_ERROR,
   ])
-  async list(@CurrentStore() store: AuthenticatedStore, @Query() query: BalanceChangesQueryDto): Promise<{ message: 'SUCCESS'; data: BalanceChangesPage }> {
+  async list(
+    @CurrentStore() store: AuthenticatedStore,
+    @Query() query: BalanceChangesQueryDto,
+  ): Promise<{ message: 'SUCCESS'; data: BalanceChangesPage }> {
     return { message: 'SUCCESS', data: await this.balance.list(store, query) };
   }
 }

@@ -40,7 +40,11 @@ export class BalanceRepository {
   constructor(private readonly dataSource: DataSource) {}
 
   /** Null when the merchant does not exist. */
-  async findPageForMerchant(merchantId: number, page: number, limit: number): Promise<BalanceChangesSlice | null> {
+  async findPageForMerchant(
+    merchantId: number,
+    page: number,
+    limit: number,
+  ): Promise<BalanceChangesSlice | null> {
     const rows = (await this.dataSource.query(
       `SELECT m.balance_change_count::text AS total,
               bc.store_id, bc.flow, bc.amount::text AS amount,

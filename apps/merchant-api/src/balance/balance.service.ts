@@ -37,7 +37,10 @@ export class BalanceService {
    * merchant-api.md 4.8 for all stores of the merchant. Pages are cached under the merchant's
    * balance version, which the core's `gateway_balance_changed` notification drops.
    */
-  async list(store: AuthenticatedStore, query: { page?: number; limit?: number }): Promise<BalanceChangesPage> {
+  async list(
+    store: AuthenticatedStore,
+    query: { page?: number; limit?: number },
+  ): Promise<BalanceChangesPage> {
     const page = query.page ?? DEFAULT_PAGE;
     const limit = query.limit ?? DEFAULT_LIMIT;
     const versionKey = CacheKeys.balanceVersion(store.merchantId);

@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
 import { Client, Notification } from 'pg';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { CacheKeys } from './cache-keys';
@@ -10,7 +16,7 @@ export const BALANCE_CHANNEL = 'gateway_balance_changed';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MERCHANT_ID = /^\d{1,10}$/;
-const PING_INTERVAL_MS = 10_000;
+const PING_INTERVAL_MS = 5_000;
 const MAX_RECONNECT_DELAY_MS = 5_000;
 
 /**
@@ -19,7 +25,8 @@ const MAX_RECONNECT_DELAY_MS = 5_000;
  * the entries each notification names. PostgreSQL delivers a notification to every listening
  * session on commit, so every instance drops its entries within milliseconds, with or without
  * Redis. The connection is pinged and re-established with backoff; while it is down the cache
- * is bypassed, and once it is back the cache is cleared before use.
+ * is bypassed, and once it is back the cache is cleared before use. The ping also retries that
+ * clearing while a Redis outage keeps the cache off.
  */
 @Injectable()
 export class ChangeListener implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -79,7 +86,11 @@ export class ChangeListener implements OnApplicationBootstrap, OnApplicationShut
     // Listening from here on; whatever changed before is cleared away before the cache is used.
     await this.cache.resync();
     this.pingTimer = setInterval(() => {
-      client.query('SELECT 1').catch((error: Error) => this.onLost(client, error));
+      client.query('SELECT 1').then(
+        // Also brings the cache back after a Redis outage turned it off.
+        () => (this.cache.isCoherent || this.client !== client ? undefined : this.cache.resync()),
+        (error: Error) => this.onLost(client, error),
+      );
     }, PING_INTERVAL_MS);
     this.pingTimer.unref();
   }
@@ -97,7 +108,9 @@ export class ChangeListener implements OnApplicationBootstrap, OnApplicationShut
     if (this.stopped || this.reconnectTimer) return;
     this.attempt += 1;
     const delay = Math.min(100 * 2 ** (this.attempt - 1), MAX_RECONNECT_DELAY_MS);
-    this.logger.warn(`change listener disconnected${error ? ` (${error.message})` : ''}; reconnecting in ${delay} ms`);
+    this.logger.warn(
+      `change listener disconnected${error ? ` (${error.message})` : ''}; reconnecting in ${delay} ms`,
+    );
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = null;
       void this.connect();

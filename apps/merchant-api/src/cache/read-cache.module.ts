@@ -28,7 +28,10 @@ function createBackend(config: AppConfig, logger: Logger): CacheBackend {
     url: config.redis.url,
     name: 'merchant-api-cache',
     disableOfflineQueue: true,
-    socket: { connectTimeout: 2_000, reconnectStrategy: (attempt: number) => Math.min(100 * 2 ** attempt, 2_000) },
+    socket: {
+      connectTimeout: 2_000,
+      reconnectStrategy: (attempt: number) => Math.min(100 * 2 ** attempt, 2_000),
+    },
   });
   let healthy = true;
   const onError = (error: Error): void => {
@@ -42,8 +45,17 @@ function createBackend(config: AppConfig, logger: Logger): CacheBackend {
   });
   // Connects in the background and keeps retrying; until then every cache call is a fast miss.
   client.connect().catch(onError);
-  const store = new KeyvRedis(client, { namespace: `${config.redis.keyPrefix}cache`, throwOnConnectError: false, throwOnErrors: true });
-  const keyv = new Keyv({ store, namespace: `${config.redis.keyPrefix}cache`, useKeyPrefix: false, throwOnErrors: true });
+  const store = new KeyvRedis(client, {
+    namespace: `${config.redis.keyPrefix}cache`,
+    throwOnConnectError: false,
+    throwOnErrors: true,
+  });
+  const keyv = new Keyv({
+    store,
+    namespace: `${config.redis.keyPrefix}cache`,
+    useKeyPrefix: false,
+    throwOnErrors: true,
+  });
   keyv.on('error', () => undefined);
   const cache = createCache({ stores: [keyv], ttl });
   return {
@@ -71,12 +83,23 @@ class CacheBackendShutdown implements OnApplicationShutdown {
 @Global()
 @Module({
   providers: [
-    { provide: CACHE_BACKEND, inject: [APP_CONFIG], useFactory: (config: AppConfig) => createBackend(config, new Logger('ReadCache')) },
-    { provide: CACHE_STORE, inject: [CACHE_BACKEND], useFactory: (backend: CacheBackend) => backend.cache },
+    {
+      provide: CACHE_BACKEND,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => createBackend(config, new Logger('ReadCache')),
+    },
+    {
+      provide: CACHE_STORE,
+      inject: [CACHE_BACKEND],
+      useFactory: (backend: CacheBackend) => backend.cache,
+    },
     {
       provide: CACHE_OPTIONS,
       inject: [APP_CONFIG],
-      useFactory: (config: AppConfig): ReadCacheOptions => ({ ttlMs: config.merchantApi.cacheTtlSeconds * 1000, operationTimeoutMs: 250 }),
+      useFactory: (config: AppConfig): ReadCacheOptions => ({
+        ttlMs: config.merchantApi.cacheTtlSeconds * 1000,
+        operationTimeoutMs: 250,
+      }),
     },
     CacheBackendShutdown,
     ReadCache,

@@ -10,7 +10,10 @@ function deferred<T>() {
 }
 
 async function coherentCache(): Promise<ReadCache> {
-  const cache = new ReadCache(createCache({ stores: [new Keyv()] }), { ttlMs: 60_000, operationTimeoutMs: 250 });
+  const cache = new ReadCache(createCache({ stores: [new Keyv()] }), {
+    ttlMs: 60_000,
+    operationTimeoutMs: 250,
+  });
   await cache.resync();
   return cache;
 }
@@ -51,7 +54,9 @@ describe('ReadCache', () => {
     await cache.invalidate('k');
     slow.resolve({ status: 'pending' });
     expect(await stale).toEqual({ status: 'pending' });
-    expect(await cache.readThrough('k', async () => ({ status: 'canceled' }))).toEqual({ status: 'canceled' });
+    expect(await cache.readThrough('k', async () => ({ status: 'canceled' }))).toEqual({
+      status: 'canceled',
+    });
   });
 
   it('bypasses the cache while change notifications are interrupted, and starts clean after', async () => {
@@ -63,28 +68,79 @@ describe('ReadCache', () => {
     expect(await cache.readThrough('k', load)).toEqual({ status: 'expired' });
     expect(load).toHaveBeenCalledTimes(2);
     await cache.resync();
-    expect(await cache.readThrough('k', async () => ({ status: 'expired' }))).toEqual({ status: 'expired' });
+    expect(await cache.readThrough('k', async () => ({ status: 'expired' }))).toEqual({
+      status: 'expired',
+    });
   });
 
   it('is incoherent, so bypassed, until the listener first connects', async () => {
-    const cache = new ReadCache(createCache({ stores: [new Keyv()] }), { ttlMs: 60_000, operationTimeoutMs: 250 });
+    const cache = new ReadCache(createCache({ stores: [new Keyv()] }), {
+      ttlMs: 60_000,
+      operationTimeoutMs: 250,
+    });
     const load = jest.fn(async () => ({ n: 1 }));
     await cache.readThrough('k', load);
     await cache.readThrough('k', load);
     expect(load).toHaveBeenCalledTimes(2);
   });
 
-  it('treats a stalled or failing store as a miss', async () => {
-    const stalled = { get: () => new Promise(() => undefined), set: () => new Promise(() => undefined), del: async () => true, clear: async () => true };
-    const cache = new ReadCache(stalled as never, { ttlMs: 60_000, operationTimeoutMs: 20 });
-    await cache.resync();
+  /** A store in front of a real in-process one, whose operations can be made to stall or fail. */
+  function flakyStore() {
+    const inner = createCache({ stores: [new Keyv()] });
+    const mode = { get: 'ok', set: 'ok', del: 'ok' } as Record<
+      'get' | 'set' | 'del',
+      'ok' | 'fail' | 'stall'
+    >;
+    const run = <T>(which: 'get' | 'set' | 'del', operation: () => Promise<T>): Promise<T> =>
+      mode[which] === 'ok'
+        ? operation()
+        : mode[which] === 'stall'
+          ? new Promise<T>(() => undefined)
+          : Promise.reject(new Error('redis down'));
+    const store = {
+      get: (key: string) => run('get', () => inner.get(key)),
+      set: (key: string, value: unknown, ttl?: number) =>
+        run('set', () => inner.set(key, value, ttl)),
+      del: (key: string) => run('del', () => inner.del(key)),
+      // Like @keyv/redis, clear() reports success even when the store is unreachable.
+      clear: async () => true,
+    };
+    return { mode, store, inner };
+  }
+
+  it('treats a stalled or failing read as a miss, quickly', async () => {
+    const { mode, store } = flakyStore();
+    const cache = new ReadCache(store as never, { ttlMs: 60_000, operationTimeoutMs: 20 });
+    expect(await cache.resync()).toBe(true);
+    mode.get = 'stall';
     const started = Date.now();
     expect(await cache.readThrough('k', async () => ({ n: 1 }))).toEqual({ n: 1 });
     expect(Date.now() - started).toBeLessThan(500);
+    mode.get = 'fail';
+    expect(await cache.readThrough('k', async () => ({ n: 2 }))).toEqual({ n: 2 });
+  });
 
-    const failing = { get: async () => Promise.reject(new Error('down')), set: async () => Promise.reject(new Error('down')), del: async () => true, clear: async () => true };
-    const cache2 = new ReadCache(failing as never, { ttlMs: 60_000, operationTimeoutMs: 20 });
-    await cache2.resync();
-    expect(await cache2.readThrough('k', async () => ({ n: 2 }))).toEqual({ n: 2 });
+  it('does not enable itself on a store it cannot write, however clear() answers', async () => {
+    const { mode, store } = flakyStore();
+    mode.set = 'fail';
+    const cache = new ReadCache(store as never, { ttlMs: 60_000, operationTimeoutMs: 20 });
+    expect(await cache.resync()).toBe(false);
+    expect(cache.isCoherent).toBe(false);
+    mode.set = 'ok';
+    expect(await cache.resync()).toBe(true);
+  });
+
+  it('turns itself off when an invalidation fails, so a surviving entry is never served', async () => {
+    const { mode, store, inner } = flakyStore();
+    const cache = new ReadCache(store as never, { ttlMs: 60_000, operationTimeoutMs: 20 });
+    await cache.resync();
+    await cache.readThrough('k', async () => ({ status: 'pending' }));
+    mode.del = 'fail';
+    await cache.invalidate('k');
+    expect(cache.isCoherent).toBe(false);
+    expect(await inner.get('k')).toEqual({ status: 'pending' });
+    expect(await cache.readThrough('k', async () => ({ status: 'canceled' }))).toEqual({
+      status: 'canceled',
+    });
   });
 });

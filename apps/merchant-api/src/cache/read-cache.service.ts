@@ -3,6 +3,7 @@ import type { Cache } from 'cache-manager';
 
 export const CACHE_STORE = Symbol('CACHE_STORE');
 export const CACHE_OPTIONS = Symbol('CACHE_OPTIONS');
+const PROBE_KEY = 'probe';
 
 export interface ReadCacheOptions {
   ttlMs: number;
@@ -18,7 +19,8 @@ export interface ReadCacheOptions {
  * so every invalidation is stamped with a counter and a load only fills the cache when no
  * invalidation of its key (or a resync) happened while it ran. While the listener is
  * disconnected the cache is bypassed entirely: announcements may be lost, the database is not.
- * Any cache failure is a miss; reads then come from the database.
+ * Any cache failure is a miss; reads then come from the database. A failed invalidation (Redis
+ * unreachable) turns the cache off too, until a resync has cleared it.
  */
 @Injectable()
 export class ReadCache {
@@ -42,7 +44,11 @@ export class ReadCache {
   }
 
   /** The cached value of `key`, else `load()`'s, cached unless `guardKey` was invalidated meanwhile. */
-  async readThrough<T>(key: string, load: () => Promise<T | null>, guardKey = key): Promise<T | null> {
+  async readThrough<T>(
+    key: string,
+    load: () => Promise<T | null>,
+    guardKey = key,
+  ): Promise<T | null> {
     if (!this.coherent) return load();
     const cached = await this.get<T>(key);
     if (cached !== undefined) return cached;
@@ -86,32 +92,43 @@ export class ReadCache {
     try {
       await this.bounded(this.cache.del(key));
     } catch (error) {
+      // The entry may survive in the shared store: stop using the cache until it is cleared.
       this.reportFailure(error);
+      this.markIncoherent();
     }
   }
 
   /** Change announcements may be lost from now on: serve from the database only. */
   markIncoherent(): void {
-    if (this.coherent) this.logger.warn('change notifications interrupted: reading from PostgreSQL without the cache');
+    if (this.coherent)
+      this.logger.warn(
+        'change notifications interrupted: reading from PostgreSQL without the cache',
+      );
     this.coherent = false;
     this.counter += 1;
     this.lastResync = this.counter;
   }
 
-  /** Announcements flow again: forget whatever may have changed unannounced, then use the cache. */
-  async resync(): Promise<void> {
+  /**
+   * Announcements flow again: forget whatever may have changed unannounced, check the store
+   * answers, then use the cache. A failure leaves the cache off; the listener retries.
+   */
+  async resync(): Promise<boolean> {
     this.counter += 1;
     this.lastResync = this.counter;
     try {
       await this.bounded(this.cache.clear());
+      // clear() reports success even from an unreachable Redis; a write and a delete do not.
+      await this.bounded(this.cache.set(PROBE_KEY, this.counter, 1_000));
+      await this.bounded(this.cache.del(PROBE_KEY));
     } catch (error) {
-      // Entries that survive a failed clear expire by TTL; until then the cache stays off.
       this.reportFailure(error);
-      return;
+      return false;
     }
     if (!this.coherent) this.logger.log('change notifications active: cache enabled');
     this.coherent = true;
     this.failureLogged = false;
+    return true;
   }
 
   private unchangedSince(key: string, stamp: number): boolean {
@@ -131,7 +148,10 @@ export class ReadCache {
   private bounded<T>(operation: Promise<T>): Promise<T> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`cache operation took over ${this.options.operationTimeoutMs} ms`)), this.options.operationTimeoutMs);
+      timer = setTimeout(
+        () => reject(new Error(`cache operation took over ${this.options.operationTimeoutMs} ms`)),
+        this.options.operationTimeoutMs,
+      );
     });
     return Promise.race([operation, timeout]).finally(() => clearTimeout(timer));
   }
@@ -139,6 +159,8 @@ export class ReadCache {
   private reportFailure(error: unknown): void {
     if (this.failureLogged) return;
     this.failureLogged = true;
-    this.logger.warn(`cache unavailable, reading from PostgreSQL: ${(error as Error)?.message ?? String(error)}`);
+    this.logger.warn(
+      `cache unavailable, reading from PostgreSQL: ${(error as Error)?.message ?? String(error)}`,
+    );
   }
 }

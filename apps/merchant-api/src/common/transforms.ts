@@ -5,7 +5,9 @@ import { Transform } from 'class-transformer';
  * ignores empty and whitespace-only strings. Validation treats them the same way: as absent.
  */
 export function BlankAsAbsent(): PropertyDecorator {
-  return Transform(({ value }: { value: unknown }) => (typeof value === 'string' && value.trim() === '' ? undefined : value));
+  return Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' && value.trim() === '' ? undefined : value,
+  );
 }
 
 /**

@@ -25,7 +25,14 @@ export class IdempotencyRepository {
    * duplicates; an expired row, or one abandoned mid-request longer than `abandonedAfterSeconds`,
    * is taken over in the same statement. True when this request owns the key now.
    */
-  async claim(storeId: number, key: string, route: string, requestHash: string, ttlSeconds: number, abandonedAfterSeconds: number): Promise<boolean> {
+  async claim(
+    storeId: number,
+    key: string,
+    route: string,
+    requestHash: string,
+    ttlSeconds: number,
+    abandonedAfterSeconds: number,
+  ): Promise<boolean> {
     const rows = (await this.dataSource.query(
       `INSERT INTO idempotency_keys (store_id, key, route, request_hash, expires_at)
        VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))
@@ -46,19 +53,27 @@ export class IdempotencyRepository {
       [storeId, key],
     )) as StoredRow[];
     const row = rows[0];
-    return row ? { route: row.route, requestHash: row.request_hash, responseStatus: row.response_status, responseBody: row.response_body } : null;
+    return row
+      ? {
+          route: row.route,
+          requestHash: row.request_hash,
+          responseStatus: row.response_status,
+          responseBody: row.response_body,
+        }
+      : null;
   }
 
   async complete(storeId: number, key: string, status: number, body: unknown): Promise<void> {
-    await this.dataSource.query(`UPDATE idempotency_keys SET response_status = $3, response_body = $4 WHERE store_id = $1 AND key = $2`, [
-      storeId,
-      key,
-      status,
-      JSON.stringify(body),
-    ]);
+    await this.dataSource.query(
+      `UPDATE idempotency_keys SET response_status = $3, response_body = $4 WHERE store_id = $1 AND key = $2`,
+      [storeId, key, status, JSON.stringify(body)],
+    );
   }
 
   async release(storeId: number, key: string): Promise<void> {
-    await this.dataSource.query(`DELETE FROM idempotency_keys WHERE store_id = $1 AND key = $2 AND response_status IS NULL`, [storeId, key]);
+    await this.dataSource.query(
+      `DELETE FROM idempotency_keys WHERE store_id = $1 AND key = $2 AND response_status IS NULL`,
+      [storeId, key],
+    );
   }
 }

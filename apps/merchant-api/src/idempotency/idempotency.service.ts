@@ -36,14 +36,20 @@ export class IdempotencyService {
   ) {
     this.ttlSeconds = config.merchantApi.idempotencyTtlSeconds;
     // A request holding a key longer than a few core timeouts died with its instance.
-    this.abandonedAfterSeconds = Math.max(60, Math.ceil((config.merchantApi.coreTimeoutMs * 3) / 1000));
+    this.abandonedAfterSeconds = Math.max(
+      60,
+      Math.ceil((config.merchantApi.coreTimeoutMs * 3) / 1000),
+    );
   }
 
   /** 400 for a malformed header; to be called with validation, before any work. */
   assertValidKey(key: string | undefined): void {
     if (key !== undefined && !KEY_PATTERN.test(key)) {
       throw new AppException(ErrorCode.INVALID_REQUEST, HttpStatus.BAD_REQUEST, [
-        { field: 'Idempotency-Key', errors: ['Idempotency-Key must be 1 to 255 printable ASCII characters without spaces'] },
+        {
+          field: 'Idempotency-Key',
+          errors: ['Idempotency-Key must be 1 to 255 printable ASCII characters without spaces'],
+        },
       ]);
     }
   }
@@ -56,7 +62,16 @@ export class IdempotencyService {
 
     // A few rounds at most: a first attempt that fails releases the key between our claim and our read.
     for (let round = 0; round < 3; round++) {
-      if (await this.repository.claim(storeId, key, route, requestHash, this.ttlSeconds, this.abandonedAfterSeconds)) {
+      if (
+        await this.repository.claim(
+          storeId,
+          key,
+          route,
+          requestHash,
+          this.ttlSeconds,
+          this.abandonedAfterSeconds,
+        )
+      ) {
         let result: T;
         try {
           result = await execute();
@@ -72,7 +87,8 @@ export class IdempotencyService {
       if (stored.route !== route || stored.requestHash !== requestHash) {
         throw new AppException(ErrorCode.IDEMPOTENCY_KEY_REUSED, HttpStatus.UNPROCESSABLE_ENTITY);
       }
-      if (stored.responseStatus === null) throw new AppException(ErrorCode.IDEMPOTENCY_KEY_IN_PROGRESS, HttpStatus.CONFLICT);
+      if (stored.responseStatus === null)
+        throw new AppException(ErrorCode.IDEMPOTENCY_KEY_IN_PROGRESS, HttpStatus.CONFLICT);
       return stored.responseBody as T;
     }
     throw new AppException(ErrorCode.IDEMPOTENCY_KEY_IN_PROGRESS, HttpStatus.CONFLICT);
@@ -81,5 +97,9 @@ export class IdempotencyService {
 
 function withoutVolatileFields(body: unknown): unknown {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
-  return Object.fromEntries(Object.entries(body as Record<string, unknown>).filter(([field]) => !VOLATILE_FIELDS.has(field)));
+  return Object.fromEntries(
+    Object.entries(body as Record<string, unknown>).filter(
+      ([field]) => !VOLATILE_FIELDS.has(field),
+    ),
+  );
 }

@@ -37,8 +37,9 @@ printf '%s' 'transactionId=6f1c2d9e-4b7a-4c1e-9a3b-2f8d5e7c1a90' | openssl dgst 
 \`\`\`
 
 Checks run in this order: \`x-public-token\` present, \`signature\` present, token known, signature
-valid (all 401), rate limit (429), access flag (403), validation (400), transaction lookup (404),
-then the core (its status passed on).
+valid (all 401), rate limit (429), merchant record (404), access flag (403), validation (400),
+transaction lookup (404), then the core (its status passed on). A body that cannot be read at all
+(malformed JSON, over 1 MB, a proof over 10 MB) is refused before any of these, with 400 or 413.
 
 ## Replay protection (optional)
 
@@ -59,14 +60,24 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setTitle('Payment Gateway Merchant API')
     .setDescription(DESCRIPTION.trim())
     .setVersion('1.0.0')
-    .setLicense('Proprietary', 'https://example.com/terms')
     .addServer('/', 'This server')
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'x-public-token', description: "Your store's public token. Every request is also signed; see \"Signing requests\"." }, 'publicToken')
+    .addApiKey(
+      {
+        type: 'apiKey',
+        in: 'header',
+        name: 'x-public-token',
+        description:
+          'Your store\'s public token. Every request is also signed; see "Signing requests".',
+      },
+      'publicToken',
+    )
     .addTag('payin', 'Incoming payments: create, read, cancel, confirm, proof of payment.')
     .addTag('payout', 'Outgoing payments to a recipient card.')
     .addTag('balance', "The merchant's balance ledger.")
     .build();
-  return SwaggerModule.createDocument(app, config, { operationIdFactory: (_controller, method) => method });
+  return SwaggerModule.createDocument(app, config, {
+    operationIdFactory: (_controller, method) => method,
+  });
 }
 
 /** Serves the UI at /docs and the JSON at /docs-json. */

@@ -1,5 +1,26 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Patch, Post, Query, UploadedFile } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiExtraModels, ApiHeader, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Query,
+  UploadedFile,
+} from '@nestjs/common';
+import {
+  ApiBody,
+  ApiExtraModels,
+  ApiConsumes,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiSecurity,
+  ApiTags,
+} from '@nestjs/swagger';
 import { AuthenticatedStore, CurrentStore, MerchantAuth } from '@app/auth';
 import type { CallContext } from '@app/core-client';
 import { RawBody, RequestContext } from '../common/request-context';
@@ -27,8 +48,10 @@ const PATH_SIGNING =
   'Signed over the single parameter `transactionId` with the value from the path (string to sign: `transactionId=<transactionId>`), plus `timestamp` and `nonce` when sent.';
 
 @ApiTags('payin')
-@ApiSecurity('publicToken')
+// Registered explicitly: used as @Query() on GET it is flattened into parameters, and the
+// generator would then leave the DELETE and PATCH bodies' $ref to it dangling.
 @ApiExtraModels(SignedTransactionRequestDto)
+@ApiSecurity('publicToken')
 @MerchantAuth('payin')
 @Controller('api/v1/payin')
 export class PayinController {
@@ -45,7 +68,8 @@ export class PayinController {
   @ApiHeader({
     name: 'Idempotency-Key',
     required: false,
-    description: 'Up to 255 printable characters, scoped to the store, kept 24 h. A repeat with the same body returns the first response.',
+    description:
+      'Up to 255 printable characters, scoped to the store, kept 24 h. A repeat with the same body returns the first response.',
   })
   @ApiBody({ type: CreatePayinRequestDto })
   @ApiOkResponse({ type: TransactionResponseDto })
@@ -56,7 +80,12 @@ export class PayinController {
     PAYLOAD_TOO_LARGE,
     ...CREATE_ERRORS,
     ...CORE_ERRORS,
-    { status: 409, code: ErrorCode.CORE_REQUEST_FAILED, when: 'No receiving details are available for this payin (core `ERROR_NO_PAYMENT_DETAILS_AVAILABLE`).', details: { message: 'ERROR_NO_PAYMENT_DETAILS_AVAILABLE' } },
+    {
+      status: 409,
+      code: ErrorCode.CORE_REQUEST_FAILED,
+      when: 'No receiving details are available for this payin (core `ERROR_NO_PAYMENT_DETAILS_AVAILABLE`).',
+      details: { message: 'ERROR_NO_PAYMENT_DETAILS_AVAILABLE' },
+    },
     INTERNAL_ERROR,
   ])
   create(
@@ -70,9 +99,19 @@ export class PayinController {
   }
 
   @Get(':transactionId')
-  @ApiOperation({ operationId: 'getPayin', summary: 'Read a payin', description: `${PATH_SIGNING} \`transactionId\` and \`signature\` go in the query.` })
+  @ApiOperation({
+    operationId: 'getPayin',
+    summary: 'Read a payin',
+    description: `${PATH_SIGNING} \`transactionId\` and \`signature\` go in the query.`,
+  })
   @ApiOkResponse({ type: TransactionResponseDto })
-  @ApiErrors([...AUTH_ERRORS, ACCESS_ERRORS.payin, INVALID_TRANSACTION_ID, TRANSACTION_NOT_FOUND, INTERNAL_ERROR])
+  @ApiErrors([
+    ...AUTH_ERRORS,
+    ACCESS_ERRORS.payin,
+    INVALID_TRANSACTION_ID,
+    TRANSACTION_NOT_FOUND,
+    INTERNAL_ERROR,
+  ])
   read(
     @CurrentStore() store: AuthenticatedStore,
     @Param() params: TransactionIdParamsDto,
@@ -90,7 +129,14 @@ export class PayinController {
   })
   @ApiBody({ type: SignedTransactionRequestDto })
   @ApiOkResponse({ type: TransactionResponseDto })
-  @ApiErrors([...AUTH_ERRORS, ACCESS_ERRORS.payin, INVALID_TRANSACTION_ID, TRANSACTION_NOT_FOUND, ...CORE_ERRORS, INTERNAL_ERROR])
+  @ApiErrors([
+    ...AUTH_ERRORS,
+    ACCESS_ERRORS.payin,
+    INVALID_TRANSACTION_ID,
+    TRANSACTION_NOT_FOUND,
+    ...CORE_ERRORS,
+    INTERNAL_ERROR,
+  ])
   cancel(
     @CurrentStore() store: AuthenticatedStore,
     @Param() params: TransactionIdParamsDto,
@@ -109,7 +155,14 @@ export class PayinController {
   })
   @ApiBody({ type: SignedTransactionRequestDto })
   @ApiOkResponse({ type: TransactionResponseDto })
-  @ApiErrors([...AUTH_ERRORS, ACCESS_ERRORS.payin, INVALID_TRANSACTION_ID, TRANSACTION_NOT_FOUND, ...CORE_ERRORS, INTERNAL_ERROR])
+  @ApiErrors([
+    ...AUTH_ERRORS,
+    ACCESS_ERRORS.payin,
+    INVALID_TRANSACTION_ID,
+    TRANSACTION_NOT_FOUND,
+    ...CORE_ERRORS,
+    INTERNAL_ERROR,
+  ])
   confirm(
     @CurrentStore() store: AuthenticatedStore,
     @Param() params: TransactionIdParamsDto,
@@ -135,7 +188,10 @@ export class PayinController {
       properties: {
         document: { type: 'string', format: 'binary', description: 'The proof file.' },
         transactionId: { type: 'string', format: 'uuid', description: 'Same as the path.' },
-        signature: { type: 'string', description: 'HMAC-SHA256 hex of `transactionId=<transactionId>`.' },
+        signature: {
+          type: 'string',
+          description: 'HMAC-SHA256 hex of `transactionId=<transactionId>`.',
+        },
         timestamp: { type: 'integer', description: 'Replay protection (optional). Signed.' },
         nonce: { type: 'string', description: 'Replay protection (optional). Signed.' },
       },
@@ -145,8 +201,21 @@ export class PayinController {
   @ApiErrors([
     ...AUTH_ERRORS,
     ACCESS_ERRORS.payin,
-    { ...INVALID_REQUEST, when: 'No file in `document`, more than one file, too many or too long fields, a malformed or truncated multipart body, or a bad `transactionId`.', details: [{ field: 'document', errors: ['a proof file is required in the multipart field "document"'] }] },
-    { status: 400, code: ErrorCode.INVALID_DOCUMENT_TYPE, when: 'The file content is not an allowed type (GIF, SVG, text, ...), whatever its declared type or name.' },
+    {
+      ...INVALID_REQUEST,
+      when: 'No file in `document`, more than one file, too many or too long fields, a malformed or truncated multipart body, or a bad `transactionId`.',
+      details: [
+        {
+          field: 'document',
+          errors: ['a proof file is required in the multipart field "document"'],
+        },
+      ],
+    },
+    {
+      status: 400,
+      code: ErrorCode.INVALID_DOCUMENT_TYPE,
+      when: 'The file content is not an allowed type (GIF, SVG, text, ...), whatever its declared type or name.',
+    },
     { status: 413, code: ErrorCode.FILE_TOO_LARGE, when: 'The file is over 10 MB.' },
     TRANSACTION_NOT_FOUND,
     ...CORE_ERRORS,

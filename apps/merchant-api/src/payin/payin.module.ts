@@ -15,6 +15,8 @@ import { ProofUploadMiddleware } from './proof-upload.middleware';
 })
 export class PayinModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(ProofUploadMiddleware).forRoutes({ path: 'api/v1/payin/:transactionId', method: RequestMethod.POST });
+    consumer
+      .apply(ProofUploadMiddleware)
+      .forRoutes({ path: 'api/v1/payin/:transactionId', method: RequestMethod.POST });
   }
 }

@@ -5,7 +5,10 @@ import { detectDocumentType, safeFileName } from '@app/documents';
 import { AppException, ErrorCode } from '@app/errors';
 import { IdempotencyService } from '../idempotency/idempotency.service';
 import { toDecimalString } from '../transactions/money';
-import { TransactionPayload, TransactionPayloadMapper } from '../transactions/transaction-payload.mapper';
+import {
+  TransactionPayload,
+  TransactionPayloadMapper,
+} from '../transactions/transaction-payload.mapper';
 import { TransactionReader } from '../transactions/transaction-reader.service';
 import { CreatePayinRequestDto } from './dto/create-payin.request.dto';
 import { PayinRepository } from './payin.repository';
@@ -36,7 +39,9 @@ export class PayinService {
   ) {}
 
   async read(store: AuthenticatedStore, transactionId: string): Promise<TransactionEnvelope> {
-    return this.envelope(await this.reader.find(store, 'payin', transactionId, this.loader(store, transactionId)));
+    return this.envelope(
+      await this.reader.find(store, 'payin', transactionId, this.loader(store, transactionId)),
+    );
   }
 
   async create(
@@ -46,54 +51,109 @@ export class PayinService {
     context: CallContext,
   ): Promise<TransactionEnvelope> {
     return this.idempotency.run(
-      { storeId: store.storeId, key: sent.idempotencyKey, route: 'POST /api/v1/payin', body: sent.body },
+      {
+        storeId: store.storeId,
+        key: sent.idempotencyKey,
+        route: 'POST /api/v1/payin',
+        body: sent.body,
+      },
       async () => {
-        const { transactionId } = await this.core.createPayin(toCoreRequest(store.storeId, dto), context);
+        const { transactionId } = await this.core.createPayin(
+          toCoreRequest(store.storeId, dto),
+          context,
+        );
         return this.afterChange(store, transactionId);
       },
     );
   }
 
-  async cancel(store: AuthenticatedStore, transactionId: string, context: CallContext): Promise<TransactionEnvelope> {
-    const record = await this.reader.find(store, 'payin', transactionId, this.loader(store, transactionId));
+  async cancel(
+    store: AuthenticatedStore,
+    transactionId: string,
+    context: CallContext,
+  ): Promise<TransactionEnvelope> {
+    const record = await this.reader.find(
+      store,
+      'payin',
+      transactionId,
+      this.loader(store, transactionId),
+    );
     await this.core.cancelPayin(record.storeId, record.id, context);
     return this.afterChange(store, record.id);
   }
 
-  async confirm(store: AuthenticatedStore, transactionId: string, context: CallContext): Promise<TransactionEnvelope> {
-    const record = await this.reader.find(store, 'payin', transactionId, this.loader(store, transactionId));
+  async confirm(
+    store: AuthenticatedStore,
+    transactionId: string,
+    context: CallContext,
+  ): Promise<TransactionEnvelope> {
+    const record = await this.reader.find(
+      store,
+      'payin',
+      transactionId,
+      this.loader(store, transactionId),
+    );
     await this.core.confirmPayin(record.storeId, record.id, context);
     return this.afterChange(store, record.id);
   }
 
   /** Validation (file present, allowed type by content) comes before the lookup, as decisions.md section 2 orders. */
-  async uploadProof(store: AuthenticatedStore, transactionId: string, file: UploadedDocument | undefined, context: CallContext): Promise<TransactionEnvelope> {
+  async uploadProof(
+    store: AuthenticatedStore,
+    transactionId: string,
+    file: UploadedDocument | undefined,
+    context: CallContext,
+  ): Promise<TransactionEnvelope> {
     if (!file) {
       throw new AppException(ErrorCode.INVALID_REQUEST, HttpStatus.BAD_REQUEST, [
-        { field: 'document', errors: ['a proof file is required in the multipart field "document"'] },
+        {
+          field: 'document',
+          errors: ['a proof file is required in the multipart field "document"'],
+        },
       ]);
     }
     const type = await detectDocumentType(file.buffer);
     if (!type) throw new AppException(ErrorCode.INVALID_DOCUMENT_TYPE, HttpStatus.BAD_REQUEST);
-    const record = await this.reader.find(store, 'payin', transactionId, this.loader(store, transactionId));
+    const record = await this.reader.find(
+      store,
+      'payin',
+      transactionId,
+      this.loader(store, transactionId),
+    );
     await this.core.uploadProof(
       record.storeId,
       record.id,
-      { content: file.buffer, fileName: safeFileName(file.originalname, type.extension), mimeType: type.mimeType },
+      {
+        content: file.buffer,
+        fileName: safeFileName(file.originalname, type.extension),
+        mimeType: type.mimeType,
+      },
       context,
     );
     return this.afterChange(store, record.id);
   }
 
-  private async afterChange(store: AuthenticatedStore, transactionId: string): Promise<TransactionEnvelope> {
-    return this.envelope(await this.reader.findAfterChange(store, 'payin', transactionId, this.loader(store, transactionId)));
+  private async afterChange(
+    store: AuthenticatedStore,
+    transactionId: string,
+  ): Promise<TransactionEnvelope> {
+    return this.envelope(
+      await this.reader.findAfterChange(
+        store,
+        'payin',
+        transactionId,
+        this.loader(store, transactionId),
+      ),
+    );
   }
 
   private loader(store: AuthenticatedStore, transactionId: string) {
     return () => this.repository.findForMerchant(store.merchantId, transactionId);
   }
 
-  private envelope(record: Parameters<TransactionPayloadMapper['toPayload']>[0]): TransactionEnvelope {
+  private envelope(
+    record: Parameters<TransactionPayloadMapper['toPayload']>[0],
+  ): TransactionEnvelope {
     return { message: 'OK', data: this.mapper.toPayload(record) };
   }
 }

@@ -8,14 +8,17 @@ describe('proof upload failures', () => {
     expect([error.status, error.code]).toEqual([413, ErrorCode.FILE_TOO_LARGE]);
   });
 
-  it.each(['LIMIT_FILE_COUNT', 'LIMIT_UNEXPECTED_FILE', 'LIMIT_PART_COUNT', 'LIMIT_FIELD_COUNT', 'LIMIT_FIELD_VALUE'] as const)(
-    'maps %s to 400 ERROR_INVALID_REQUEST naming the field',
-    (code) => {
-      const error = uploadFailure(new MulterError(code, 'document'));
-      expect([error.status, error.code]).toEqual([400, ErrorCode.INVALID_REQUEST]);
-      expect(error.details).toEqual([{ field: 'document', errors: [expect.any(String)] }]);
-    },
-  );
+  it.each([
+    'LIMIT_FILE_COUNT',
+    'LIMIT_UNEXPECTED_FILE',
+    'LIMIT_PART_COUNT',
+    'LIMIT_FIELD_COUNT',
+    'LIMIT_FIELD_VALUE',
+  ] as const)('maps %s to 400 ERROR_INVALID_REQUEST naming the field', (code) => {
+    const error = uploadFailure(new MulterError(code, 'document'));
+    expect([error.status, error.code]).toEqual([400, ErrorCode.INVALID_REQUEST]);
+    expect(error.details).toEqual([{ field: 'document', errors: [expect.any(String)] }]);
+  });
 
   it('maps a truncated or aborted multipart body to 400 without echoing the parser message', () => {
     const error = uploadFailure(new Error('Unexpected end of form'));

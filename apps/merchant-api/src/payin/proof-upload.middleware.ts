@@ -14,19 +14,30 @@ import { AppException, ErrorCode } from '@app/errors';
 export class ProofUploadMiddleware implements NestMiddleware {
   private readonly upload = multer({
     storage: multer.memoryStorage(),
-    limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1, fields: 8, parts: 10, fieldSize: 1024, fieldNameSize: 64, headerPairs: 20 },
+    limits: {
+      fileSize: MAX_DOCUMENT_BYTES,
+      files: 1,
+      fields: 8,
+      parts: 10,
+      fieldSize: 1024,
+      fieldNameSize: 64,
+      headerPairs: 20,
+    },
   }).single('document');
 
   use(request: Request, response: Response, next: NextFunction): void {
     const publicToken = request.headers['x-public-token'];
     if (typeof publicToken !== 'string' || publicToken.trim() === '') return next();
-    this.upload(request, response, (error?: unknown) => next(error ? uploadFailure(error) : undefined));
+    this.upload(request, response, (error?: unknown) =>
+      next(error ? uploadFailure(error) : undefined),
+    );
   }
 }
 
 export function uploadFailure(error: unknown): AppException {
   if (error instanceof MulterError) {
-    if (error.code === 'LIMIT_FILE_SIZE') return new AppException(ErrorCode.FILE_TOO_LARGE, HttpStatus.PAYLOAD_TOO_LARGE);
+    if (error.code === 'LIMIT_FILE_SIZE')
+      return new AppException(ErrorCode.FILE_TOO_LARGE, HttpStatus.PAYLOAD_TOO_LARGE);
     const reason: Partial<Record<MulterError['code'], string>> = {
       LIMIT_FILE_COUNT: 'only one file may be sent',
       LIMIT_UNEXPECTED_FILE: 'only one file may be sent, in the field "document"',
@@ -40,5 +51,7 @@ export function uploadFailure(error: unknown): AppException {
     ]);
   }
   // busboy's own refusals: truncated or malformed multipart, an aborted upload.
-  return new AppException(ErrorCode.INVALID_REQUEST, HttpStatus.BAD_REQUEST, [{ field: 'body', errors: ['malformed or incomplete multipart body'] }]);
+  return new AppException(ErrorCode.INVALID_REQUEST, HttpStatus.BAD_REQUEST, [
+    { field: 'body', errors: ['malformed or incomplete multipart body'] },
+  ]);
 }

@@ -1,5 +1,12 @@
 import { Body, Controller, Delete, Headers, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiSecurity,
+  ApiTags,
+} from '@nestjs/swagger';
 import { AuthenticatedStore, CurrentStore, MerchantAuth } from '@app/auth';
 import type { CallContext } from '@app/core-client';
 import { ErrorCode } from '@app/errors';
@@ -42,7 +49,8 @@ export class PayoutController {
   @ApiHeader({
     name: 'Idempotency-Key',
     required: false,
-    description: 'Up to 255 printable characters, scoped to the store, kept 24 h. A repeat with the same body returns the first response.',
+    description:
+      'Up to 255 printable characters, scoped to the store, kept 24 h. A repeat with the same body returns the first response.',
   })
   @ApiBody({ type: CreatePayoutRequestDto })
   @ApiOkResponse({ type: TransactionResponseDto })
@@ -53,7 +61,12 @@ export class PayoutController {
     PAYLOAD_TOO_LARGE,
     ...CREATE_ERRORS,
     ...CORE_ERRORS,
-    { status: 409, code: ErrorCode.CORE_REQUEST_FAILED, when: "The store's balance is smaller than the amount (core `ERROR_INSUFFICIENT_BALANCE`); nothing is written.", details: { message: 'ERROR_INSUFFICIENT_BALANCE' } },
+    {
+      status: 409,
+      code: ErrorCode.CORE_REQUEST_FAILED,
+      when: "The store's balance is smaller than the amount (core `ERROR_INSUFFICIENT_BALANCE`); nothing is written.",
+      details: { message: 'ERROR_INSUFFICIENT_BALANCE' },
+    },
     INTERNAL_ERROR,
   ])
   create(
@@ -75,7 +88,14 @@ export class PayoutController {
   })
   @ApiBody({ type: SignedTransactionRequestDto })
   @ApiOkResponse({ type: TransactionResponseDto })
-  @ApiErrors([...AUTH_ERRORS, ACCESS_ERRORS.payout, INVALID_TRANSACTION_ID, TRANSACTION_NOT_FOUND, ...CORE_ERRORS, INTERNAL_ERROR])
+  @ApiErrors([
+    ...AUTH_ERRORS,
+    ACCESS_ERRORS.payout,
+    INVALID_TRANSACTION_ID,
+    TRANSACTION_NOT_FOUND,
+    ...CORE_ERRORS,
+    INTERNAL_ERROR,
+  ])
   cancel(
     @CurrentStore() store: AuthenticatedStore,
     @Param() params: TransactionIdParamsDto,

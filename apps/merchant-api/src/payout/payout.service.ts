@@ -28,7 +28,12 @@ export class PayoutService {
     context: CallContext,
   ): Promise<TransactionEnvelope> {
     return this.idempotency.run(
-      { storeId: store.storeId, key: sent.idempotencyKey, route: 'POST /api/v1/payout', body: sent.body },
+      {
+        storeId: store.storeId,
+        key: sent.idempotencyKey,
+        route: 'POST /api/v1/payout',
+        body: sent.body,
+      },
       async () => {
         const { transactionId } = await this.core.createPayout(
           {
@@ -46,14 +51,33 @@ export class PayoutService {
     );
   }
 
-  async cancel(store: AuthenticatedStore, transactionId: string, context: CallContext): Promise<TransactionEnvelope> {
-    const record = await this.reader.find(store, 'payout', transactionId, this.loader(store, transactionId));
+  async cancel(
+    store: AuthenticatedStore,
+    transactionId: string,
+    context: CallContext,
+  ): Promise<TransactionEnvelope> {
+    const record = await this.reader.find(
+      store,
+      'payout',
+      transactionId,
+      this.loader(store, transactionId),
+    );
     await this.core.cancelPayout(record.storeId, record.id, context);
     return this.afterChange(store, record.id);
   }
 
-  private async afterChange(store: AuthenticatedStore, transactionId: string): Promise<TransactionEnvelope> {
-    return this.envelope(await this.reader.findAfterChange(store, 'payout', transactionId, this.loader(store, transactionId)));
+  private async afterChange(
+    store: AuthenticatedStore,
+    transactionId: string,
+  ): Promise<TransactionEnvelope> {
+    return this.envelope(
+      await this.reader.findAfterChange(
+        store,
+        'payout',
+        transactionId,
+        this.loader(store, transactionId),
+      ),
+    );
   }
 
   private loader(store: AuthenticatedStore, transactionId: string) {

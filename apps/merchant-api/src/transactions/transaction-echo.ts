@@ -9,7 +9,10 @@ import { AppException, ErrorCode } from '@app/errors';
 export function assertEchoMatchesPath(pathTransactionId: string, echoed: string | undefined): void {
   if (echoed !== undefined && echoed.toLowerCase() !== pathTransactionId.toLowerCase()) {
     throw new AppException(ErrorCode.INVALID_REQUEST, HttpStatus.BAD_REQUEST, [
-      { field: 'transactionId', errors: ['transactionId must equal the transactionId of the path'] },
+      {
+        field: 'transactionId',
+        errors: ['transactionId must equal the transactionId of the path'],
+      },
     ]);
   }
 }

@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { FieldCipher, verifyFileUrl } from '@app/crypto';
-import { formatTimestamp, PayloadSettings, toTransactionPayload } from './transaction-payload.mapper';
+import {
+  formatTimestamp,
+  PayloadSettings,
+  toTransactionPayload,
+} from './transaction-payload.mapper';
 import type { TransactionRecord } from './transaction.record';
 
 const cipher = new FieldCipher(randomBytes(32));
@@ -73,9 +77,31 @@ describe('TransactionPayload mapper (merchant-api.md 2.1)', () => {
       'client',
       'proof',
     ]);
-    expect(Object.keys(payload.payment)).toEqual(['cardName', 'bankName', 'cardNumber', 'phoneNumber', 'qrCode', 'accountNumber', 'ibanNumber']);
-    expect(Object.keys(payload.client)).toEqual(['id', 'email', 'name', 'ip', 'userAgent', 'country', 'city']);
-    expect(payload).toMatchObject({ merchantId: 7, amount: 100.5, exchangeRate: 1, isTest: false, status: 'pending' });
+    expect(Object.keys(payload.payment)).toEqual([
+      'cardName',
+      'bankName',
+      'cardNumber',
+      'phoneNumber',
+      'qrCode',
+      'accountNumber',
+      'ibanNumber',
+    ]);
+    expect(Object.keys(payload.client)).toEqual([
+      'id',
+      'email',
+      'name',
+      'ip',
+      'userAgent',
+      'country',
+      'city',
+    ]);
+    expect(payload).toMatchObject({
+      merchantId: 7,
+      amount: 100.5,
+      exchangeRate: 1,
+      isTest: false,
+      status: 'pending',
+    });
   });
 
   it('writes timestamps as dd.mm.yyyy HH:mm:ss in UTC', () => {
@@ -86,8 +112,10 @@ describe('TransactionPayload mapper (merchant-api.md 2.1)', () => {
     expect(formatTimestamp(new Date(Date.UTC(2027, 0, 9, 7, 8, 9)))).toBe('09.01.2027 07:08:09');
   });
 
-  it('gives expiresAt null for a transaction without expiry (a payout)', () => {
-    expect(toTransactionPayload(payin({ type: 'payout', expiresAt: null }), settings, NOW).expiresAt).toBeNull();
+  it('gives a payout, which has no payer, null expiresAt and paymentPage', () => {
+    const payout = toTransactionPayload(payin({ type: 'payout', expiresAt: null }), settings, NOW);
+    expect(payout.expiresAt).toBeNull();
+    expect(payout.paymentPage).toBeNull();
   });
 
   it('returns amounts as JSON numbers, exactly', () => {
@@ -102,36 +130,63 @@ describe('TransactionPayload mapper (merchant-api.md 2.1)', () => {
   });
 
   it('returns client.id as a string', () => {
-    expect(toTransactionPayload(payin({ clientId: '9007199254740991' }), settings, NOW).client.id).toBe('9007199254740991');
+    expect(
+      toTransactionPayload(payin({ clientId: '9007199254740991' }), settings, NOW).client.id,
+    ).toBe('9007199254740991');
   });
 
   it('never returns a full card number: masked column, or the sealed one masked', () => {
-    expect(toTransactionPayload(payin(), settings, NOW).payment.cardNumber).toBe('411111******1111');
-    const legacy = toTransactionPayload(payin({ payCardNumberMasked: null, payCardNumberEnc: cipher.encrypt('5555555555554444') }), settings, NOW);
+    expect(toTransactionPayload(payin(), settings, NOW).payment.cardNumber).toBe(
+      '411111******1111',
+    );
+    const legacy = toTransactionPayload(
+      payin({ payCardNumberMasked: null, payCardNumberEnc: cipher.encrypt('5555555555554444') }),
+      settings,
+      NOW,
+    );
     expect(legacy.payment.cardNumber).toBe('555555******4444');
-    expect(toTransactionPayload(payin({ payCardNumberMasked: null, payCardNumberEnc: null }), settings, NOW).payment.cardNumber).toBeNull();
+    expect(
+      toTransactionPayload(
+        payin({ payCardNumberMasked: null, payCardNumberEnc: null }),
+        settings,
+        NOW,
+      ).payment.cardNumber,
+    ).toBeNull();
   });
 
   it('adds externalId only when the payin was created with a paymentId', () => {
     expect(toTransactionPayload(payin(), settings, NOW)).not.toHaveProperty('externalId');
-    expect(toTransactionPayload(payin({ externalId: 'order-1' }), settings, NOW).externalId).toBe('order-1');
+    expect(toTransactionPayload(payin({ externalId: 'order-1' }), settings, NOW).externalId).toBe(
+      'order-1',
+    );
   });
 
   it('links the payment page under PUBLIC_BASE_URL', () => {
-    expect(toTransactionPayload(payin(), settings, NOW).paymentPage).toBe('https://pay.example.com/pay/0b5d7f3e-2c1a-4e8b-9f6d-3a2b1c0d9e8f');
+    expect(toTransactionPayload(payin(), settings, NOW).paymentPage).toBe(
+      'https://pay.example.com/pay/0b5d7f3e-2c1a-4e8b-9f6d-3a2b1c0d9e8f',
+    );
   });
 
   it('adds paymentMessengerBot only with a tgbotId, with tid set to the transaction id', () => {
     expect(toTransactionPayload(payin(), settings, NOW)).not.toHaveProperty('paymentMessengerBot');
     const payload = toTransactionPayload(payin({ tgbotId: 'demo_pay_bot' }), settings, NOW);
-    expect(payload.paymentMessengerBot).toBe('https://t.me/demo_pay_bot?tid=0b5d7f3e-2c1a-4e8b-9f6d-3a2b1c0d9e8f');
-    expect(new URL(payload.paymentMessengerBot!).searchParams.get('tid')).toBe(payload.transactionId);
+    expect(payload.paymentMessengerBot).toBe(
+      'https://t.me/demo_pay_bot?tid=0b5d7f3e-2c1a-4e8b-9f6d-3a2b1c0d9e8f',
+    );
+    expect(new URL(payload.paymentMessengerBot!).searchParams.get('tid')).toBe(
+      payload.transactionId,
+    );
   });
 
   it('has proof.file null until a proof is stored, then an expiring signed link the core will accept', () => {
     expect(toTransactionPayload(payin(), settings, NOW).proof).toEqual({ ping: false, file: null });
     const payload = toTransactionPayload(
-      payin({ proofRequested: true, proofFileKey: 'f3a9c1.png', proofMimeType: 'image/png', proofFileName: 'receipt.png' }),
+      payin({
+        proofRequested: true,
+        proofFileKey: 'f3a9c1.png',
+        proofMimeType: 'image/png',
+        proofFileName: 'receipt.png',
+      }),
       settings,
       NOW,
     );
@@ -139,7 +194,23 @@ describe('TransactionPayload mapper (merchant-api.md 2.1)', () => {
     expect(payload.proof.file).toMatchObject({ mimeType: 'image/png', fileName: 'receipt.png' });
     const url = new URL(payload.proof.file!.fileUrl);
     expect(`${url.origin}${url.pathname}`).toBe('https://pay.example.com/files/f3a9c1.png');
-    expect(verifyFileUrl('f3a9c1.png', url.searchParams.get('expires') ?? undefined, url.searchParams.get('sig') ?? undefined, settings.fileUrlKey, NOW)).toBe('ok');
-    expect(verifyFileUrl('f3a9c1.png', url.searchParams.get('expires') ?? undefined, url.searchParams.get('sig') ?? undefined, 'another-key', NOW)).toBe('invalid');
+    expect(
+      verifyFileUrl(
+        'f3a9c1.png',
+        url.searchParams.get('expires') ?? undefined,
+        url.searchParams.get('sig') ?? undefined,
+        settings.fileUrlKey,
+        NOW,
+      ),
+    ).toBe('ok');
+    expect(
+      verifyFileUrl(
+        'f3a9c1.png',
+        url.searchParams.get('expires') ?? undefined,
+        url.searchParams.get('sig') ?? undefined,
+        'another-key',
+        NOW,
+      ),
+    ).toBe('invalid');
   });
 });

@@ -23,7 +23,8 @@ export interface TransactionPayload {
   exchangeRate: number;
   description: string | null;
   isTest: boolean;
-  paymentPage: string;
+  /** Null for payouts: they have no payer, so no payment page. */
+  paymentPage: string | null;
   paymentMessengerBot?: string;
   payment: {
     cardName: string | null;
@@ -74,9 +75,17 @@ function decimalNumber(value: string): number {
   return Number(value);
 }
 
-export function toTransactionPayload(record: TransactionRecord, settings: PayloadSettings, now = Date.now()): TransactionPayload {
+export function toTransactionPayload(
+  record: TransactionRecord,
+  settings: PayloadSettings,
+  now = Date.now(),
+): TransactionPayload {
   const base = settings.publicBaseUrl.replace(/\/+$/, '');
-  const cardNumber = record.payCardNumberMasked ?? (record.payCardNumberEnc ? maskCardNumber(settings.openCardNumber(record.payCardNumberEnc)) : null);
+  const cardNumber =
+    record.payCardNumberMasked ??
+    (record.payCardNumberEnc
+      ? maskCardNumber(settings.openCardNumber(record.payCardNumberEnc))
+      : null);
   return {
     createdAt: formatTimestamp(record.createdAt),
     updatedAt: formatTimestamp(record.updatedAt),
@@ -90,9 +99,11 @@ export function toTransactionPayload(record: TransactionRecord, settings: Payloa
     exchangeRate: decimalNumber(record.exchangeRate),
     description: record.description,
     isTest: record.isTest,
-    paymentPage: `${base}/pay/${record.id}`,
+    paymentPage: record.type === 'payin' ? `${base}/pay/${record.id}` : null,
     ...(record.tgbotId
-      ? { paymentMessengerBot: `${settings.messengerBotBaseUrl.replace(/\/+$/, '')}/${encodeURIComponent(record.tgbotId)}?tid=${record.id}` }
+      ? {
+          paymentMessengerBot: `${settings.messengerBotBaseUrl.replace(/\/+$/, '')}/${encodeURIComponent(record.tgbotId)}?tid=${record.id}`,
+        }
       : {}),
     payment: {
       cardName: record.payCardName,
@@ -116,7 +127,13 @@ export function toTransactionPayload(record: TransactionRecord, settings: Payloa
       ping: record.proofRequested,
       file: record.proofFileKey
         ? {
-            fileUrl: signFileUrl(base, record.proofFileKey, settings.fileUrlKey, settings.fileUrlTtlSeconds, now),
+            fileUrl: signFileUrl(
+              base,
+              record.proofFileKey,
+              settings.fileUrlKey,
+              settings.fileUrlTtlSeconds,
+              now,
+            ),
             mimeType: record.proofMimeType ?? 'application/octet-stream',
             fileName: record.proofFileName ?? record.proofFileKey,
           }

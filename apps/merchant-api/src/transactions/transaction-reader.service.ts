@@ -18,7 +18,12 @@ export class TransactionReader {
   constructor(private readonly cache: ReadCache) {}
 
   /** The stored transaction, cached. */
-  async find(store: AuthenticatedStore, type: TransactionType, transactionId: string, load: Loader): Promise<TransactionRecord> {
+  async find(
+    store: AuthenticatedStore,
+    type: TransactionType,
+    transactionId: string,
+    load: Loader,
+  ): Promise<TransactionRecord> {
     const record = await this.cache.readThrough(CacheKeys.transaction(transactionId), load);
     return this.owned(store, type, record);
   }
@@ -27,12 +32,21 @@ export class TransactionReader {
    * The stored transaction as it is now, after this request changed it: the cached entry is
    * dropped first, so this response and every later read show the change.
    */
-  async findAfterChange(store: AuthenticatedStore, type: TransactionType, transactionId: string, load: Loader): Promise<TransactionRecord> {
+  async findAfterChange(
+    store: AuthenticatedStore,
+    type: TransactionType,
+    transactionId: string,
+    load: Loader,
+  ): Promise<TransactionRecord> {
     await this.cache.invalidate(CacheKeys.transaction(transactionId));
     return this.owned(store, type, await load());
   }
 
-  private owned(store: AuthenticatedStore, type: TransactionType, record: TransactionRecord | null): TransactionRecord {
+  private owned(
+    store: AuthenticatedStore,
+    type: TransactionType,
+    record: TransactionRecord | null,
+  ): TransactionRecord {
     // The cache is keyed by id alone; the owner check keeps another merchant's cached entry out.
     if (!record || record.merchantId !== store.merchantId || record.type !== type) {
       throw new AppException(ErrorCode.TRANSACTION_NOT_FOUND, HttpStatus.NOT_FOUND);

@@ -8,7 +8,13 @@ export const MAX_LIMIT = 100;
 
 /** merchant-api.md 4.8; defaults from decisions.md section 3. */
 export class BalanceChangesQueryDto {
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, default: DEFAULT_PAGE, example: 1, description: 'Page number; a page past the end has no items.' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    default: DEFAULT_PAGE,
+    example: 1,
+    description: 'Page number; a page past the end has no items.',
+  })
   @QueryInteger()
   @IsOptional()
   @IsInt({ message: 'page must be an integer' })
@@ -16,7 +22,13 @@ export class BalanceChangesQueryDto {
   @Max(Number.MAX_SAFE_INTEGER)
   page?: number;
 
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT, example: 20 })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_LIMIT,
+    default: DEFAULT_LIMIT,
+    example: 20,
+  })
   @QueryInteger()
   @IsOptional()
   @IsInt({ message: 'limit must be an integer' })
@@ -24,7 +36,9 @@ export class BalanceChangesQueryDto {
   @Max(MAX_LIMIT)
   limit?: number;
 
-  @ApiProperty({ description: 'HMAC-SHA256 hex over all other query parameters (see "Signing requests").' })
+  @ApiProperty({
+    description: 'HMAC-SHA256 hex over all other query parameters (see "Signing requests").',
+  })
   signature: string;
 
   @ApiPropertyOptional({ description: 'Replay protection (optional): Unix seconds. Signed.' })

@@ -13,7 +13,8 @@ export class BalanceChangeDto {
   @ApiProperty({
     enum: ['payin', 'payin_fee', 'payout', 'payout_refund', 'adjustment'],
     example: 'payin',
-    description: 'payin: a payin reached success; payin_fee: its fee; payout: a payout debit; payout_refund: a canceled or failed payout credited back; adjustment: an operator correction.',
+    description:
+      'payin: a payin reached success; payin_fee: its fee; payout: a payout debit; payout_refund: a canceled or failed payout credited back; adjustment: an operator correction.',
   })
   flow: string;
 
@@ -28,7 +29,10 @@ export class BalanceChangeDto {
 }
 
 export class BalanceChangesPageDto {
-  @ApiProperty({ type: [BalanceChangeDto], description: 'Newest first, all stores of the merchant.' })
+  @ApiProperty({
+    type: [BalanceChangeDto],
+    description: 'Newest first, all stores of the merchant.',
+  })
   items: BalanceChangeDto[];
 
   @ApiProperty({ type: 'integer', example: 1 })

@@ -1,10 +1,28 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsEmail, IsIn, IsInt, IsIP, IsNumber, IsOptional, IsPositive, IsString, IsUrl, Matches, Max, MaxLength } from 'class-validator';
+import {
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsIP,
+  IsNumber,
+  IsOptional,
+  IsPositive,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  MaxLength,
+} from 'class-validator';
 import { BlankAsAbsent } from '../../common/transforms';
 
 export const MAX_AMOUNT = 1_000_000_000;
-const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_valid_protocol: true, require_tld: false };
+const URL_OPTIONS = {
+  protocols: ['http', 'https'],
+  require_protocol: true,
+  require_valid_protocol: true,
+  require_tld: false,
+};
 
 /**
  * merchant-api.md 4.2 with the bounds of decisions.md section 3. Fields beyond this table are
@@ -12,13 +30,25 @@ const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, requ
  * checked before this DTO exists.
  */
 export class CreatePayinRequestDto {
-  @ApiProperty({ example: 100.5, minimum: 0.01, maximum: MAX_AMOUNT, description: 'Greater than 0, at most 2 decimal places, at most 1,000,000,000.' })
-  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 }, { message: 'amount must be a number with at most 2 decimal places' })
+  @ApiProperty({
+    example: 100.5,
+    minimum: 0.01,
+    maximum: MAX_AMOUNT,
+    description: 'Greater than 0, at most 2 decimal places, at most 1,000,000,000.',
+  })
+  @IsNumber(
+    { allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 },
+    { message: 'amount must be a number with at most 2 decimal places' },
+  )
   @IsPositive()
   @Max(MAX_AMOUNT)
   amount: number;
 
-  @ApiProperty({ example: 42, minimum: 1, description: "The merchant's id of its client: a positive integer." })
+  @ApiProperty({
+    example: 42,
+    minimum: 1,
+    description: "The merchant's id of its client: a positive integer.",
+  })
   @IsInt()
   @IsPositive()
   @Max(Number.MAX_SAFE_INTEGER)
@@ -57,7 +87,12 @@ export class CreatePayinRequestDto {
   @MaxLength(500)
   description?: string;
 
-  @ApiPropertyOptional({ enum: [0, 1], example: 0, description: '1 marks a test payment: it never touches the balance; confirm settles it at once (failed when the cents are .13).' })
+  @ApiPropertyOptional({
+    enum: [0, 1],
+    example: 0,
+    description:
+      '1 marks a test payment: it never touches the balance; confirm settles it at once (failed when the cents are .13).',
+  })
   @IsOptional()
   @IsIn([0, 1], { message: 'isTest must be 0 or 1' })
   isTest?: 0 | 1;
@@ -82,30 +117,48 @@ export class CreatePayinRequestDto {
   @MaxLength(255)
   clientName?: string;
 
-  @ApiPropertyOptional({ example: 'https://shop.example.com/paid', maxLength: 2048, description: 'Absolute http or https URL.' })
+  @ApiPropertyOptional({
+    example: 'https://shop.example.com/paid',
+    maxLength: 2048,
+    description: 'Absolute http or https URL.',
+  })
   @BlankAsAbsent()
   @IsOptional()
   @IsUrl(URL_OPTIONS)
   @MaxLength(2048)
   successUrl?: string;
 
-  @ApiPropertyOptional({ example: 'https://shop.example.com/failed', maxLength: 2048, description: 'Absolute http or https URL.' })
+  @ApiPropertyOptional({
+    example: 'https://shop.example.com/failed',
+    maxLength: 2048,
+    description: 'Absolute http or https URL.',
+  })
   @BlankAsAbsent()
   @IsOptional()
   @IsUrl(URL_OPTIONS)
   @MaxLength(2048)
   failureUrl?: string;
 
-  @ApiPropertyOptional({ example: 'https://shop.example.com/webhooks/gateway', maxLength: 2048, description: 'Absolute http or https URL; notified on every status change.' })
+  @ApiPropertyOptional({
+    example: 'https://shop.example.com/webhooks/gateway',
+    maxLength: 2048,
+    description: 'Absolute http or https URL; notified on every status change.',
+  })
   @BlankAsAbsent()
   @IsOptional()
   @IsUrl(URL_OPTIONS)
   @MaxLength(2048)
   webhookUrl?: string;
 
-  @ApiPropertyOptional({ enum: ['get', 'post'], example: 'post', description: '`get` or `post`, any case.' })
+  @ApiPropertyOptional({
+    enum: ['get', 'post'],
+    example: 'post',
+    description: '`get` or `post`, any case.',
+  })
   @BlankAsAbsent()
-  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.toLowerCase() : value))
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' ? value.toLowerCase() : value,
+  )
   @IsOptional()
   @IsIn(['get', 'post'], { message: 'webhookMethod must be get or post' })
   webhookMethod?: 'get' | 'post';
@@ -124,9 +177,14 @@ export class CreatePayinRequestDto {
   })
   @BlankAsAbsent()
   @IsOptional()
-  @Matches(/^[A-Za-z0-9_]{3,64}$/, { message: 'tgbotId must be 3 to 64 letters, digits or underscores' })
+  @Matches(/^[A-Za-z0-9_]{3,64}$/, {
+    message: 'tgbotId must be 3 to 64 letters, digits or underscores',
+  })
   tgbotId?: string;
 
-  @ApiProperty({ example: '50b812a3145ddafe5b91a5a8a9b6b069069a8665567c3fc0ee96bb1975e648b4', description: 'See "Signing requests".' })
+  @ApiProperty({
+    example: '50b812a3145ddafe5b91a5a8a9b6b069069a8665567c3fc0ee96bb1975e648b4',
+    description: 'See "Signing requests".',
+  })
   signature: string;
 }

@@ -1,5 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsNumber, IsOptional, IsPositive, IsString, Max, MaxLength, Validate, ValidatorConstraint, ValidatorConstraintInterface } from 'class-validator';
+import {
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsPositive,
+  IsString,
+  Max,
+  MaxLength,
+  Validate,
+  ValidatorConstraint,
+  ValidatorConstraintInterface,
+} from 'class-validator';
 import { isValidCardNumber } from '@app/crypto';
 import { BlankAsAbsent } from '../../common/transforms';
 import { MAX_AMOUNT } from '../../payin/dto/create-payin.request.dto';
@@ -17,8 +28,17 @@ class CardNumberConstraint implements ValidatorConstraintInterface {
 
 /** merchant-api.md 4.6 with the bounds of decisions.md section 3. */
 export class CreatePayoutRequestDto {
-  @ApiProperty({ example: 250, minimum: 0.01, maximum: MAX_AMOUNT, description: 'Greater than 0, at most 2 decimal places, at most 1,000,000,000. Debited from the balance at once.' })
-  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 }, { message: 'amount must be a number with at most 2 decimal places' })
+  @ApiProperty({
+    example: 250,
+    minimum: 0.01,
+    maximum: MAX_AMOUNT,
+    description:
+      'Greater than 0, at most 2 decimal places, at most 1,000,000,000. Debited from the balance at once.',
+  })
+  @IsNumber(
+    { allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 },
+    { message: 'amount must be a number with at most 2 decimal places' },
+  )
   @IsPositive()
   @Max(MAX_AMOUNT)
   amount: number;
@@ -29,11 +49,20 @@ export class CreatePayoutRequestDto {
   @Max(Number.MAX_SAFE_INTEGER)
   clientId: number;
 
-  @ApiProperty({ example: '4111111111111111', description: 'Recipient card: 13 to 19 digits, Luhn-valid. Stored encrypted, returned masked, never logged.' })
+  @ApiProperty({
+    example: '4111111111111111',
+    description:
+      'Recipient card: 13 to 19 digits, Luhn-valid. Stored encrypted, returned masked, never logged.',
+  })
   @Validate(CardNumberConstraint)
   cardNumber: string;
 
-  @ApiPropertyOptional({ example: 'payout-77', maxLength: 255, description: 'Your own payout id, returned as `externalId`; unique per store, like a payin `paymentId`.' })
+  @ApiPropertyOptional({
+    example: 'payout-77',
+    maxLength: 255,
+    description:
+      'Your own payout id, returned as `externalId`; unique per store, like a payin `paymentId`.',
+  })
   @BlankAsAbsent()
   @IsOptional()
   @IsString()

@@ -7,17 +7,31 @@ import { IsOptional, IsString } from 'class-validator';
  * opt-in `timestamp` and `nonce`).
  */
 export class SignedTransactionRequestDto {
-  @ApiPropertyOptional({ format: 'uuid', description: 'Same as the path; when sent, it must equal it.' })
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'Same as the path; when sent, it must equal it.',
+  })
   @IsOptional()
   @IsString()
   transactionId?: string;
 
-  @ApiProperty({ example: 'db8cc19bf80e425c7bab28fb98a72ad3facd9354637d4808b8130e24d6585605', description: 'HMAC-SHA256 hex of `transactionId=<transactionId>`.' })
+  @ApiProperty({
+    example: 'db8cc19bf80e425c7bab28fb98a72ad3facd9354637d4808b8130e24d6585605',
+    description: 'HMAC-SHA256 hex of `transactionId=<transactionId>`.',
+  })
   signature: string;
 
-  @ApiPropertyOptional({ example: 1795431000, description: 'Replay protection (optional): Unix seconds, within 300 s of the server time. Signed.' })
+  @ApiPropertyOptional({
+    example: 1795431000,
+    description:
+      'Replay protection (optional): Unix seconds, within 300 s of the server time. Signed.',
+  })
   timestamp?: number;
 
-  @ApiPropertyOptional({ example: 'b1946ac92492d2347c6235b4d2611184', description: 'Replay protection (optional): unique per request and store, 1 to 128 characters. Signed.' })
+  @ApiPropertyOptional({
+    example: 'b1946ac92492d2347c6235b4d2611184',
+    description:
+      'Replay protection (optional): unique per request and store, 1 to 128 characters. Signed.',
+  })
   nonce?: string;
 }

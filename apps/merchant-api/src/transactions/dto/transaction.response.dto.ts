@@ -9,7 +9,12 @@ export class PaymentDetailsDto {
   @ApiProperty({ type: String, nullable: true, example: 'Demo Bank' })
   bankName: string | null;
 
-  @ApiProperty({ type: String, nullable: true, example: '411111******1111', description: 'Masked: first 6 and last 4 digits kept.' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '411111******1111',
+    description: 'Masked: first 6 and last 4 digits kept.',
+  })
   cardNumber: string | null;
 
   @ApiProperty({ type: String, nullable: true, example: '+10000000000' })
@@ -26,7 +31,12 @@ export class PaymentDetailsDto {
 }
 
 export class ClientDto {
-  @ApiProperty({ type: String, nullable: true, example: '42', description: 'Always a string, although `clientId` is sent as a number.' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '42',
+    description: 'Always a string, although `clientId` is sent as a number.',
+  })
   id: string | null;
 
   @ApiProperty({ type: String, nullable: true, example: 'payer@example.com' })
@@ -51,7 +61,8 @@ export class ClientDto {
 export class ProofFileDto {
   @ApiProperty({
     example: 'http://127.0.0.1:3001/files/6c1f0e0a9b8d4f2e.png?expires=1795431600&sig=3f5a…',
-    description: 'Expiring signed link; served with `Content-Disposition: attachment` and `X-Content-Type-Options: nosniff`.',
+    description:
+      'Expiring signed link; served with `Content-Disposition: attachment` and `X-Content-Type-Options: nosniff`.',
   })
   fileUrl: string;
 
@@ -63,10 +74,17 @@ export class ProofFileDto {
 }
 
 export class ProofDto {
-  @ApiProperty({ example: false, description: 'True once an operator has requested a proof of payment.' })
+  @ApiProperty({
+    example: false,
+    description: 'True once an operator has requested a proof of payment.',
+  })
   ping: boolean;
 
-  @ApiProperty({ type: ProofFileDto, nullable: true, description: 'Null until a proof has been uploaded.' })
+  @ApiProperty({
+    type: ProofFileDto,
+    nullable: true,
+    description: 'Null until a proof has been uploaded.',
+  })
   file: ProofFileDto | null;
 }
 
@@ -78,13 +96,21 @@ export class TransactionPayloadDto {
   @ApiProperty({ example: '23.11.2026 12:00:00', description: TIMESTAMP })
   updatedAt: string;
 
-  @ApiProperty({ type: String, nullable: true, example: '23.11.2026 12:30:00', description: `${TIMESTAMP} When a pending payin expires; null for payouts.` })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '23.11.2026 12:30:00',
+    description: `${TIMESTAMP} When a pending payin expires; null for payouts.`,
+  })
   expiresAt: string | null;
 
   @ApiProperty({ example: 7 })
   merchantId: number;
 
-  @ApiPropertyOptional({ example: 'order-1001', description: 'The `paymentId` given at creation; absent when none was given.' })
+  @ApiPropertyOptional({
+    example: 'order-1001',
+    description: 'The `paymentId` given at creation; absent when none was given.',
+  })
   externalId?: string;
 
   @ApiProperty({ format: 'uuid', example: '0b5d7f3e-2c1a-4e8b-9f6d-3a2b1c0d9e8f' })
@@ -112,16 +138,26 @@ export class TransactionPayloadDto {
   @ApiProperty({ example: false })
   isTest: boolean;
 
-  @ApiProperty({ example: 'http://127.0.0.1:3001/pay/0b5d7f3e-2c1a-4e8b-9f6d-3a2b1c0d9e8f', description: '`<PUBLIC_BASE_URL>/pay/<transactionId>`' })
-  paymentPage: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'http://127.0.0.1:3001/pay/0b5d7f3e-2c1a-4e8b-9f6d-3a2b1c0d9e8f',
+    description:
+      'Payins: `<PUBLIC_BASE_URL>/pay/<transactionId>`, the page the payer pays on. Null for payouts, which have no payer page.',
+  })
+  paymentPage: string | null;
 
   @ApiPropertyOptional({
     example: 'https://t.me/demo_pay_bot?tid=0b5d7f3e-2c1a-4e8b-9f6d-3a2b1c0d9e8f',
-    description: '`<MESSENGER_BOT_BASE_URL>/<tgbotId>?tid=<transactionId>`; present only when the payin was created with `tgbotId`.',
+    description:
+      '`<MESSENGER_BOT_BASE_URL>/<tgbotId>?tid=<transactionId>`; present only when the payin was created with `tgbotId`.',
   })
   paymentMessengerBot?: string;
 
-  @ApiProperty({ type: PaymentDetailsDto, description: 'Receiving details (payin) or the recipient card (payout).' })
+  @ApiProperty({
+    type: PaymentDetailsDto,
+    description: 'Receiving details (payin) or the recipient card (payout).',
+  })
   payment: PaymentDetailsDto;
 
   @ApiProperty({ type: ClientDto })
