@@ -44,6 +44,16 @@ import { assertEchoMatchesPath } from '../transactions/transaction-echo';
 import { CreatePayinRequestDto } from './dto/create-payin.request.dto';
 import { PayinService, TransactionEnvelope, UploadedDocument } from './payin.service';
 
+/** What a cancel or confirm can answer besides 200: the path lookup, then the core's verdict. */
+const PAYIN_MOVE_ERRORS = [
+  ...AUTH_ERRORS,
+  ACCESS_ERRORS.payin,
+  INVALID_TRANSACTION_ID,
+  TRANSACTION_NOT_FOUND,
+  ...CORE_ERRORS,
+  INTERNAL_ERROR,
+];
+
 const PATH_SIGNING =
   'Signed over the single parameter `transactionId` with the value from the path (string to sign: `transactionId=<transactionId>`), plus `timestamp` and `nonce` when sent.';
 
@@ -129,14 +139,7 @@ export class PayinController {
   })
   @ApiBody({ type: SignedTransactionRequestDto })
   @ApiOkResponse({ type: TransactionResponseDto })
-  @ApiErrors([
-    ...AUTH_ERRORS,
-    ACCESS_ERRORS.payin,
-    INVALID_TRANSACTION_ID,
-    TRANSACTION_NOT_FOUND,
-    ...CORE_ERRORS,
-    INTERNAL_ERROR,
-  ])
+  @ApiErrors(PAYIN_MOVE_ERRORS)
   cancel(
     @CurrentStore() store: AuthenticatedStore,
     @Param() params: TransactionIdParamsDto,
@@ -155,14 +158,7 @@ export class PayinController {
   })
   @ApiBody({ type: SignedTransactionRequestDto })
   @ApiOkResponse({ type: TransactionResponseDto })
-  @ApiErrors([
-    ...AUTH_ERRORS,
-    ACCESS_ERRORS.payin,
-    INVALID_TRANSACTION_ID,
-    TRANSACTION_NOT_FOUND,
-    ...CORE_ERRORS,
-    INTERNAL_ERROR,
-  ])
+  @ApiErrors(PAYIN_MOVE_ERRORS)
   confirm(
     @CurrentStore() store: AuthenticatedStore,
     @Param() params: TransactionIdParamsDto,

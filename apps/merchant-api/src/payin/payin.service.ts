@@ -67,25 +67,31 @@ export class PayinService {
     );
   }
 
-  async cancel(
+  cancel(
     store: AuthenticatedStore,
     transactionId: string,
     context: CallContext,
   ): Promise<TransactionEnvelope> {
-    const record = await this.reader.find(
-      store,
-      'payin',
-      transactionId,
-      this.loader(store, transactionId),
+    return this.move(store, transactionId, (storeId, id) =>
+      this.core.cancelPayin(storeId, id, context),
     );
-    await this.core.cancelPayin(record.storeId, record.id, context);
-    return this.afterChange(store, record.id);
   }
 
-  async confirm(
+  confirm(
     store: AuthenticatedStore,
     transactionId: string,
     context: CallContext,
+  ): Promise<TransactionEnvelope> {
+    return this.move(store, transactionId, (storeId, id) =>
+      this.core.confirmPayin(storeId, id, context),
+    );
+  }
+
+  /** The store's own payin or 404 first (decisions.md section 2), then the core, then fresh data. */
+  private async move(
+    store: AuthenticatedStore,
+    transactionId: string,
+    call: (storeId: number, id: string) => Promise<unknown>,
   ): Promise<TransactionEnvelope> {
     const record = await this.reader.find(
       store,
@@ -93,7 +99,7 @@ export class PayinService {
       transactionId,
       this.loader(store, transactionId),
     );
-    await this.core.confirmPayin(record.storeId, record.id, context);
+    await call(record.storeId, record.id);
     return this.afterChange(store, record.id);
   }
 
