@@ -225,6 +225,48 @@ describe('core API: payins', () => {
       expect(used).toEqual([store.detailId, second, store.detailId, second]);
     });
 
+    it('50 concurrent creates on a pool without limits all succeed and spread across the details', async () => {
+      const store = await kit.storeWithDetails();
+      const others = await Promise.all(
+        ['5555555555554444', '4012888888881881'].map((cardNumber) =>
+          kit.ops.addPaymentDetails({ merchantId: store.merchantId, cardNumber }),
+        ),
+      );
+      const results = await Promise.all(
+        Array.from({ length: 50 }, () => kit.createPayin(store.storeId)),
+      );
+      expect(results.map((r) => r.status)).toEqual(Array(50).fill(200));
+      const rows: Array<{ id: number; count: number }> = await kit.db.query(
+        `SELECT payment_detail_id AS id, count(*)::int AS count FROM transactions
+          WHERE store_id = $1 GROUP BY payment_detail_id`,
+        [store.storeId],
+      );
+      const counts = new Map(rows.map((row) => [row.id, row.count]));
+      // An even spread is 16 or 17 each; other suites drawing rotation tickets meanwhile blur it.
+      for (const id of [store.detailId, ...others])
+        expect(counts.get(id)).toBeGreaterThanOrEqual(10);
+    });
+
+    it('concurrent creates on a limited and an unlimited detail: all succeed, the limit holds', async () => {
+      const store = await kit.storeWithDetails({ maxPending: 5 });
+      const unlimited = await kit.ops.addPaymentDetails({
+        merchantId: store.merchantId,
+        cardNumber: '5555555555554444',
+      });
+      const results = await Promise.all(
+        Array.from({ length: 40 }, () => kit.createPayin(store.storeId)),
+      );
+      expect(results.map((r) => r.status)).toEqual(Array(40).fill(200));
+      const rows: Array<{ id: number; count: number }> = await kit.db.query(
+        `SELECT payment_detail_id AS id, count(*)::int AS count FROM transactions
+          WHERE store_id = $1 GROUP BY payment_detail_id`,
+        [store.storeId],
+      );
+      const counts = new Map(rows.map((row) => [row.id, row.count]));
+      expect(counts.get(store.detailId)).toBeLessThanOrEqual(5);
+      expect((counts.get(store.detailId) ?? 0) + (counts.get(unlimited) ?? 0)).toBe(40);
+    });
+
     it('draws only from a merchant’s own details when it has any', async () => {
       const store = await kit.storeWithDetails({ maxPending: 0 });
       // Its only own detail takes nothing; the shared pool is not a fallback.

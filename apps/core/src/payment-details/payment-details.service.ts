@@ -55,6 +55,31 @@ export interface PaymentDetailView {
 const MAX_CANDIDATES = 20;
 
 /**
+ * First key of the two-key advisory locks a create holds on a detail while it assigns it
+ * (the second is the detail id). Two-key locks never meet the one-key migration lock.
+ */
+const DRAW_LOCK_SPACE = 0x5044; // "PD"
+
+/** Enabled and within its amount range; `d` is the detail, `$2` the amount. */
+const FITS = `d.enabled
+  AND (d.min_amount IS NULL OR d.min_amount <= $2::numeric)
+  AND (d.max_amount IS NULL OR d.max_amount >= $2::numeric)`;
+
+/** Pending payins on detail `d` (a partial index holds exactly these). */
+const PENDING_COUNT = `SELECT count(*) FROM transactions t
+  WHERE t.payment_detail_id = d.id AND t.status = 'pending' AND t.type = 'payin'`;
+
+interface DetailUsage {
+  pending: number;
+  lastAssignedAt: Date | null;
+}
+
+interface Candidate {
+  id: number;
+  max_pending: number | null;
+}
+
+/**
  * The pool of receiving details. An operator adds and tunes them; every payin create draws one
  * inside its own transaction (`draw`).
  */
@@ -145,11 +170,11 @@ export class PaymentDetailsService {
           ? { merchantId: IsNull() }
           : {};
     const details = await this.manager.find(PaymentDetail, { where, order: { id: 'ASC' } });
-    const counts = await this.pendingCounts(
+    const usage = await this.usageOf(
       this.manager,
       details.map((detail) => detail.id),
     );
-    return details.map((detail) => toView(detail, counts.get(detail.id) ?? 0));
+    return details.map((detail) => toView(detail, usage.get(detail.id)));
   }
 
   async get(id: number): Promise<PaymentDetailView> {
@@ -159,83 +184,122 @@ export class PaymentDetailsService {
   }
 
   /**
-   * Picks and locks receiving details for a new payin of `amount` for `merchantId`, inside the
-   * caller's transaction, and marks them as just assigned. A merchant with details reserved for
-   * it draws only from those, even when they are all disabled or full: its payers are never
-   * sent to the shared pool behind its back. The least recently assigned fitting
-   * detail wins, which spreads load across the pool. Null when none fits.
+   * Picks receiving details for a new payin of `amount` for `merchantId`, inside the caller's
+   * transaction. Null when none fits. A merchant with details reserved for it draws only from
+   * those, even when they are all disabled or full: its payers are never sent to the shared
+   * pool behind its back.
    *
-   * Concurrency: a first pass skips details other creates hold (SKIP LOCKED), so concurrent
-   * creates spread out; if every fitting detail is held, a second pass waits for the best one
-   * rather than report "none available" while capacity is only briefly busy. After the lock,
-   * the pending count is taken again by a fresh statement, which sees every payin committed
-   * before the lock was granted, so max_pending is never overshot.
+   * No create waits for another unless a `max_pending` limit needs it (docs/core-api.md,
+   * "Payment details pool"):
+   * 1. The least recently assigned fitting detail (by its latest committed payin) that no other
+   *    create is assigning right now (a try of its advisory lock) wins. Sequential creates thus
+   *    take the pool in turn.
+   * 2. When every fitting detail is busy, a detail without a limit is taken by rotation (a
+   *    sequence ticket), without waiting: concurrent creates spread evenly across the pool.
+   * 3. Only details with a limit remain: wait for their lock in turn, as the count must.
+   * Whatever is taken is re-read under FOR KEY SHARE, which an operator's change (FOR UPDATE)
+   * waits for and which waits for it, so a detail disabled or narrowed before the create gets
+   * there is never assigned after the change returned.
    */
   async draw(
     manager: EntityManager,
     merchantId: number,
     amount: Decimal,
   ): Promise<PaymentDetail | null> {
-    const excluded: number[] = [];
-    for (const mode of ['SKIP LOCKED', ''] as const) {
-      for (let attempt = 0; attempt < MAX_CANDIDATES; attempt++) {
-        // A candidate refused after its lock is released again (rolling back to the savepoint
-        // drops its row lock), so two creates never hold each other's refused rows.
-        await manager.query('SAVEPOINT payment_detail_pick');
-        const [candidate] = await queryRows<{ id: number; max_pending: number | null }>(
-          manager,
-          `SELECT d.id, d.max_pending
-             FROM payment_details d
-            WHERE d.enabled
-              AND d.id <> ALL($3::int[])
-              AND (CASE WHEN EXISTS (SELECT 1 FROM payment_details own WHERE own.merchant_id = $1)
-                        THEN d.merchant_id = $1 ELSE d.merchant_id IS NULL END)
-              AND (d.min_amount IS NULL OR d.min_amount <= $2::numeric)
-              AND (d.max_amount IS NULL OR d.max_amount >= $2::numeric)
-              AND (d.max_pending IS NULL OR d.max_pending >
-                   (SELECT count(*) FROM transactions t WHERE t.payment_detail_id = d.id AND t.status = 'pending' AND t.type = 'payin'))
-            ORDER BY d.last_assigned_at ASC NULLS FIRST, d.id ASC
-            LIMIT 1
-            FOR UPDATE OF d ${mode}`,
-          [merchantId, formatMoney(amount), excluded],
-        );
-        if (!candidate) {
-          await manager.query('RELEASE SAVEPOINT payment_detail_pick');
-          break;
+    const candidates = await queryRows<Candidate>(
+      manager,
+      `SELECT d.id, d.max_pending
+         FROM payment_details d
+         LEFT JOIN LATERAL (SELECT t.created_at FROM transactions t
+                             WHERE t.payment_detail_id = d.id
+                             ORDER BY t.created_at DESC LIMIT 1) latest ON true
+        WHERE ${FITS}
+          AND (CASE WHEN EXISTS (SELECT 1 FROM payment_details own WHERE own.merchant_id = $1)
+                    THEN d.merchant_id = $1 ELSE d.merchant_id IS NULL END)
+          AND (d.max_pending IS NULL OR d.max_pending > (${PENDING_COUNT}))
+        ORDER BY latest.created_at ASC NULLS FIRST, d.id ASC
+        LIMIT ${MAX_CANDIDATES}`,
+      [merchantId, formatMoney(amount)],
+    );
+    for (const candidate of candidates) {
+      if (await this.take(manager, candidate, amount, 'try')) return this.load(manager, candidate);
+    }
+    const unlimited = candidates.filter((candidate) => candidate.max_pending === null);
+    if (unlimited.length > 0) {
+      const [{ ticket }] = await queryRows<{ ticket: string }>(
+        manager,
+        `SELECT nextval('payment_detail_rotation_seq')::text AS ticket`,
+      );
+      const first = Number(BigInt(ticket) % BigInt(unlimited.length));
+      for (let i = 0; i < unlimited.length; i++) {
+        const candidate = unlimited[(first + i) % unlimited.length];
+        if (await this.take(manager, candidate, amount, 'none')) {
+          return this.load(manager, candidate);
         }
-        if (await this.stillFits(manager, candidate.id, candidate.max_pending)) {
-          await manager.query(
-            'UPDATE payment_details SET last_assigned_at = clock_timestamp() WHERE id = $1',
-            [candidate.id],
-          );
-          await manager.query('RELEASE SAVEPOINT payment_detail_pick');
-          return manager.findOneByOrFail(PaymentDetail, { id: candidate.id });
-        }
-        await manager.query('ROLLBACK TO SAVEPOINT payment_detail_pick');
-        await manager.query('RELEASE SAVEPOINT payment_detail_pick');
-        excluded.push(candidate.id);
       }
+    }
+    for (const candidate of candidates.filter((c) => c.max_pending !== null)) {
+      if (await this.take(manager, candidate, amount, 'wait')) return this.load(manager, candidate);
     }
     return null;
   }
 
   /**
-   * Re-checked under the lock by fresh statements: they see every payin committed before the
-   * lock was granted, and an operator's disable in the meantime.
+   * Takes `candidate` for this create if it still fits, holding its advisory lock (`try`: only
+   * if free; `wait`: waiting for it; `none`: without it, for a detail without a limit only).
+   * A refused candidate's locks are dropped again by the savepoint, so two creates never hold
+   * each other's refused details. The re-read runs after the lock is granted, so its pending
+   * count sees every payin committed by the previous holder: max_pending is never overshot.
    */
-  private async stillFits(
+  private async take(
     manager: EntityManager,
-    id: number,
-    maxPending: number | null,
+    candidate: Candidate,
+    amount: Decimal,
+    lock: 'try' | 'wait' | 'none',
   ): Promise<boolean> {
-    const [row] = await queryRows<{ enabled: boolean; pending: number }>(
-      manager,
-      `SELECT d.enabled,
-              (SELECT count(*)::int FROM transactions t WHERE t.payment_detail_id = d.id AND t.status = 'pending' AND t.type = 'payin') AS pending
-         FROM payment_details d WHERE d.id = $1`,
-      [id],
-    );
-    return Boolean(row?.enabled) && (maxPending === null || row.pending < maxPending);
+    await manager.query('SAVEPOINT payment_detail_take');
+    const locked =
+      lock === 'try'
+        ? (
+            await queryRows<{ locked: boolean }>(
+              manager,
+              'SELECT pg_try_advisory_xact_lock($1, $2) AS locked',
+              [DRAW_LOCK_SPACE, candidate.id],
+            )
+          )[0].locked
+        : lock === 'wait'
+          ? (await manager.query('SELECT pg_advisory_xact_lock($1, $2)', [
+              DRAW_LOCK_SPACE,
+              candidate.id,
+            ]),
+            true)
+          : true;
+    const [row] = locked
+      ? await queryRows<{ max_pending: number | null; fits: boolean }>(
+          manager,
+          `SELECT d.max_pending, (d.max_pending IS NULL OR d.max_pending > (${PENDING_COUNT})) AS fits
+             FROM payment_details d
+            WHERE d.id = $1 AND ${FITS}
+              FOR KEY SHARE`,
+          [candidate.id, formatMoney(amount)],
+        )
+      : [];
+    const taken = Boolean(row?.fits) && !(lock === 'none' && row.max_pending !== null);
+    if (taken) {
+      await manager.query('RELEASE SAVEPOINT payment_detail_take');
+      return true;
+    }
+    await manager.query('ROLLBACK TO SAVEPOINT payment_detail_take');
+    await manager.query('RELEASE SAVEPOINT payment_detail_take');
+    // An operator set a limit after the candidates were read: counting needs the lock after all.
+    if (lock === 'none' && row?.max_pending != null) {
+      return this.take(manager, { ...candidate, max_pending: row.max_pending }, amount, 'wait');
+    }
+    return false;
+  }
+
+  private load(manager: EntityManager, candidate: Candidate): Promise<PaymentDetail> {
+    return manager.findOneByOrFail(PaymentDetail, { id: candidate.id });
   }
 
   /** The full card number of a detail, for the transaction copy (sealed again there). */
@@ -244,19 +308,25 @@ export class PaymentDetailsService {
   }
 
   private async view(manager: EntityManager, detail: PaymentDetail): Promise<PaymentDetailView> {
-    const counts = await this.pendingCounts(manager, [detail.id]);
-    return toView(detail, counts.get(detail.id) ?? 0);
+    const usage = await this.usageOf(manager, [detail.id]);
+    return toView(detail, usage.get(detail.id));
   }
 
-  private async pendingCounts(manager: EntityManager, ids: number[]): Promise<Map<number, number>> {
+  private async usageOf(manager: EntityManager, ids: number[]): Promise<Map<number, DetailUsage>> {
     if (ids.length === 0) return new Map();
-    const rows = await queryRows<{ id: number; pending: number }>(
+    const rows = await queryRows<{ id: number; pending: number; last_assigned_at: Date | null }>(
       manager,
-      `SELECT payment_detail_id AS id, count(*)::int AS pending FROM transactions
-        WHERE payment_detail_id = ANY($1::int[]) AND status = 'pending' AND type = 'payin' GROUP BY payment_detail_id`,
+      `SELECT d.id,
+              (SELECT count(*)::int FROM transactions t
+                WHERE t.payment_detail_id = d.id AND t.status = 'pending' AND t.type = 'payin') AS pending,
+              (SELECT t.created_at FROM transactions t
+                WHERE t.payment_detail_id = d.id ORDER BY t.created_at DESC LIMIT 1) AS last_assigned_at
+         FROM unnest($1::int[]) AS d(id)`,
       [ids],
     );
-    return new Map(rows.map((row) => [row.id, row.pending]));
+    return new Map(
+      rows.map((row) => [row.id, { pending: row.pending, lastAssignedAt: row.last_assigned_at }]),
+    );
   }
 }
 
@@ -274,7 +344,13 @@ function assertRange(min: string | null | undefined, max: string | null | undefi
   }
 }
 
-function toView(detail: PaymentDetail, pendingCount: number): PaymentDetailView {
+function toView(
+  detail: PaymentDetail,
+  usage: DetailUsage = { pending: 0, lastAssignedAt: null },
+): PaymentDetailView {
+  // Draws no longer stamp the detail row (a hot row); its latest payin says when it was last
+  // assigned. The column still answers for details last used before that change.
+  const lastAssignedAt = usage.lastAssignedAt ?? detail.lastAssignedAt;
   return {
     id: detail.id,
     merchantId: detail.merchantId,
@@ -288,9 +364,9 @@ function toView(detail: PaymentDetail, pendingCount: number): PaymentDetailView 
     minAmount: detail.minAmount === null ? null : formatMoney(detail.minAmount),
     maxAmount: detail.maxAmount === null ? null : formatMoney(detail.maxAmount),
     maxPending: detail.maxPending,
-    pendingCount,
+    pendingCount: usage.pending,
     enabled: detail.enabled,
-    lastAssignedAt: detail.lastAssignedAt ? detail.lastAssignedAt.toISOString() : null,
+    lastAssignedAt: lastAssignedAt ? lastAssignedAt.toISOString() : null,
     createdAt: detail.createdAt.toISOString(),
     updatedAt: detail.updatedAt.toISOString(),
   };
