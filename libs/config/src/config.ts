@@ -23,6 +23,8 @@ export interface MerchantApiConfig {
   coreTimeoutMs: number;
   jsonBodyLimit: string;
   cacheTtlSeconds: number;
+  /** In-process cache only (no REDIS_URL): at most this many entries, least recently used dropped. */
+  cacheMaxEntries: number;
   rateLimitPoints: number;
   rateLimitWindowSeconds: number;
   /** Failed authentications one client IP may make per rate-limit window before it gets 429. */
@@ -84,7 +86,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const tlsCertFile = env.optional('TLS_CERT_FILE');
   const tlsKeyFile = env.optional('TLS_KEY_FILE');
   if (Boolean(tlsCertFile) !== Boolean(tlsKeyFile)) {
-    throw new ConfigError(tlsCertFile ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE', 'must be set together with the other TLS file');
+    throw new ConfigError(
+      tlsCertFile ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE',
+      'must be set together with the other TLS file',
+    );
   }
 
   const retrySchedule = env
@@ -96,7 +101,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   }
 
   const currency = env.string('DEFAULT_CURRENCY', 'USD');
-  if (!/^[A-Z]{3}$/.test(currency)) throw new ConfigError('DEFAULT_CURRENCY', `must be a 3-letter code, got "${currency}"`);
+  if (!/^[A-Z]{3}$/.test(currency))
+    throw new ConfigError('DEFAULT_CURRENCY', `must be a 3-letter code, got "${currency}"`);
 
   return {
     env: env.string('NODE_ENV', 'development'),
@@ -106,7 +112,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       url: env.url('DATABASE_URL', undefined, ['postgres', 'postgresql']),
       poolSize: env.int('DATABASE_POOL_SIZE', 10, { min: 1, max: 200 }),
     },
-    redis: { url: env.url('REDIS_URL', undefined, ['redis', 'rediss']), keyPrefix: env.string('REDIS_KEY_PREFIX', 'gw:') },
+    redis: {
+      url: env.url('REDIS_URL', undefined, ['redis', 'rediss']),
+      keyPrefix: env.string('REDIS_KEY_PREFIX', 'gw:'),
+    },
     merchantApi: {
       host,
       port: env.port('MERCHANT_API_PORT', 3000),
@@ -114,6 +123,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       coreTimeoutMs: env.int('CORE_TIMEOUT_MS', 10_000, { min: 100 }),
       jsonBodyLimit: env.string('JSON_BODY_LIMIT', '1mb'),
       cacheTtlSeconds: env.int('CACHE_TTL_SECONDS', 60, { min: 1 }),
+      cacheMaxEntries: env.int('CACHE_MAX_ENTRIES', 10_000, { min: 100 }),
       rateLimitPoints: env.int('RATE_LIMIT_POINTS', 600, { min: 1 }),
       rateLimitWindowSeconds: env.int('RATE_LIMIT_WINDOW_SECONDS', 60, { min: 1 }),
       authFailureLimitPoints: env.int('AUTH_FAILURE_LIMIT_POINTS', 300, { min: 1 }),
@@ -151,7 +161,10 @@ export function loadConfigOrExit(options: { requireDatabase?: boolean } = {}): A
   try {
     const config = loadConfig();
     if (options.requireDatabase && !config.database.url) {
-      throw new ConfigError('DATABASE_URL', 'must be set (npm start sets it for the embedded PostgreSQL)');
+      throw new ConfigError(
+        'DATABASE_URL',
+        'must be set (npm start sets it for the embedded PostgreSQL)',
+      );
     }
     return config;
   } catch (error) {

@@ -1,6 +1,7 @@
 import { Global, Inject, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { createCache, type Cache } from 'cache-manager';
 import { Keyv } from 'keyv';
+import { LRUCache } from 'lru-cache';
 import KeyvRedis, { createClient } from '@keyv/redis';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { ChangeListener } from './change-listener.service';
@@ -15,13 +16,35 @@ interface CacheBackend {
 
 /**
  * cache-manager over Redis (@keyv/redis) when REDIS_URL is set, shared by every instance; an
- * in-process Keyv otherwise. The Redis client never queues commands while disconnected, so a
+ * in-process Keyv otherwise, bounded to CACHE_MAX_ENTRIES least recently used entries (Keyv's own
+ * Map never drops an expired entry that is not read again, so it grew with every payin). The Redis client never queues commands while disconnected, so a
  * Redis outage turns into cache misses at once instead of stalled requests.
  */
+/**
+ * A Map-shaped LRU for Keyv. Keyv keeps each entry's expiry inside the value and checks it on
+ * read; it also passes a TTL as a third argument to `set`, which LRUCache would read as its own
+ * options (and then drop the entry), so the adapter passes key and value only.
+ */
+export function boundedMemoryStore(max: number) {
+  const lru = new LRUCache<string, string | object>({ max });
+  const store = {
+    get: (key: string) => lru.get(key),
+    set: (key: string, value: string | object) => {
+      lru.set(key, value);
+      return store;
+    },
+    delete: (key: string) => lru.delete(key),
+    has: (key: string) => lru.has(key),
+    clear: () => lru.clear(),
+  };
+  return store;
+}
+
 function createBackend(config: AppConfig, logger: Logger): CacheBackend {
   const ttl = config.merchantApi.cacheTtlSeconds * 1000;
   if (!config.redis.url) {
-    const cache = createCache({ stores: [new Keyv()], ttl });
+    const store = boundedMemoryStore(config.merchantApi.cacheMaxEntries);
+    const cache = createCache({ stores: [new Keyv({ store })], ttl });
     return { cache, close: () => cache.disconnect().then(() => undefined) };
   }
   const client = createClient({
