@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
 import type { DynamicModule } from '@nestjs/common';
-import type { DestinationStream } from 'pino';
+import { destination as pinoDestination, type DestinationStream } from 'pino';
 import type { Options } from 'pino-http';
 
 /** Where log lines go: stdout by default; tests pass a stream to read them. */
@@ -43,5 +43,9 @@ export function loggerModule(service: string, level: string, destination?: LogDe
     redact: { paths: ['req.headers', 'res.headers', 'body', 'signature', 'privateToken', 'cardNumber'], remove: true },
     autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health/') },
   };
-  return LoggerModule.forRoot({ pinoHttp: destination ? [pinoHttp, destination] : pinoHttp });
+  // Asynchronous stdout: lines written while a write is in flight go out together in one call,
+  // instead of one blocking write per request (the benchmark's top self-time). Pino flushes it
+  // on exit.
+  const target = destination ?? pinoDestination({ dest: 1, sync: false });
+  return LoggerModule.forRoot({ pinoHttp: [pinoHttp, target] });
 }
