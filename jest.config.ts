@@ -16,7 +16,7 @@ const config: Config = {
     {
       displayName: 'unit',
       rootDir: '.',
-      testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts', '<rootDir>/scripts/**/*.spec.ts'],
+      testMatch: ['<rootDir>/apps/**/*.spec.ts', '<rootDir>/libs/**/*.spec.ts', '<rootDir>/scripts/**/*.spec.ts', '<rootDir>/bench/**/*.spec.ts'],
       testEnvironment: 'node',
       transform,
       moduleNameMapper,

@@ -1,0 +1,94 @@
+import {
+  headlineRows,
+  latency,
+  markdownTable,
+  MeasurementSummary,
+  RunReport,
+  textTable,
+} from './report';
+
+const measurement = (
+  id: string,
+  rps: number,
+  p99: number,
+  extra: Partial<MeasurementSummary> = {},
+): MeasurementSummary => ({
+  id,
+  label: id,
+  connections: 50,
+  expectedStatus: 200,
+  rounds: 3,
+  requestsPerSecond: { median: rps, min: rps - 100, max: rps + 100 },
+  p50Ms: { median: 1, min: 1, max: 1 },
+  p99Ms: { median: p99, min: p99, max: p99 },
+  p999Ms: { median: p99 * 2, min: p99 * 2, max: p99 * 2 },
+  non2xx: 0,
+  errors: 0,
+  unexpected: 0,
+  rssMb: { 'merchant-api': 120.4 },
+  bytesPerResponse: 1300,
+  sampleErrors: [],
+  otherCpu: 0.01,
+  loadGeneratorCpu: 0.5,
+  ...extra,
+});
+
+const report = (measurements: MeasurementSummary[]): RunReport => ({
+  mode: 'full',
+  startedAt: '2025-11-23T10:00:00.000Z',
+  elapsedSeconds: 500,
+  commit: 'abc1234',
+  dirty: false,
+  environment: {},
+  settings: { rounds: 3 },
+  measurements,
+  profiles: [],
+  errors: [],
+});
+
+describe('headlineRows', () => {
+  const rows = headlineRows(
+    report([
+      measurement('node-http', 40_000, 5),
+      measurement('nest', 8_000, 20),
+      measurement('a401', 6_000, 30, { expectedStatus: 401, non2xx: 9000, unexpected: 2 }),
+    ]),
+  );
+  const row = (id: string): string[] => rows.find((r) => r[0].startsWith(id))!;
+
+  it('shows ratios of req/s and p99 against the bare NestJS and node:http baselines', () => {
+    expect(row('a401').slice(9, 12)).toEqual(['0.75×', '0.15×', '1.50×']);
+    expect(row('nest').slice(9, 12)).toEqual(['—', '0.20×', '—']);
+  });
+
+  it('has a cell under every header', () => {
+    for (const cells of rows) expect(cells).toHaveLength(rows[0].length);
+  });
+
+  it('gives medians with min–max and marks a scenario that expects another status', () => {
+    expect(row('nest')[2]).toBe('8,000 (7,900–8,100)');
+    expect(row('a401')[0]).toBe('a401 (expects 401)');
+    expect(row('a401')[6]).toBe('9,000 (2 unexpected)');
+  });
+});
+
+describe('table renderers', () => {
+  it('aligns text columns and escapes pipes in markdown', () => {
+    expect(
+      textTable([
+        ['a', 'bb'],
+        ['ccc', 'd'],
+      ]),
+    ).toBe('a    bb\n---  --\nccc  d');
+    expect(markdownTable([['x'], ['a|b']])).toBe('| x |\n| --- |\n| a\\|b |');
+  });
+
+  it('prints latencies with a precision that suits their size', () => {
+    expect([latency(0.4123), latency(3.456), latency(12.34), latency(104.4)]).toEqual([
+      '0.412',
+      '3.46',
+      '12.3',
+      '104',
+    ]);
+  });
+});
