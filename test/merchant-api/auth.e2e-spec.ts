@@ -4,7 +4,7 @@ import { pathPayload, sign } from '@app/signature';
 import { PNG } from '../support/documents';
 import { SigningClient } from '../support/signing-client';
 import { RunningApp, startMerchantApi, startSystem, TestSystem } from '../support/system';
-import { merchantKit, withoutMerchantRow } from './merchant-kit';
+import { merchantKit, overwriteSealedToken, withoutMerchantRow } from './merchant-kit';
 
 /** merchant-api.md 5.2 and 5.3, decisions.md section 2 (order of checks) and section 3 (replay protection). */
 describe('merchant authentication and access', () => {
@@ -61,11 +61,9 @@ describe('merchant authentication and access', () => {
         .send({ amount: 1, signature: 'ab' })
         .expect(401, { message: 'ERROR_PUBLIC_TOKEN_INVALID' });
       const { store, client } = await kit.merchant();
-      await kit
-        .db()
-        .query(`UPDATE stores SET private_token_enc = 'v1.broken.record.value' WHERE id = $1`, [
-          store.storeId,
-        ]);
+      // Authenticated once first, so the credentials are cached: the change must still show.
+      await client.get('/api/v1/merchant/balance/changes').expect(200);
+      await overwriteSealedToken(kit.db(), store.storeId, 'v1.broken.record.value');
       await client
         .get('/api/v1/merchant/balance/changes')
         .expect(401, { message: 'ERROR_PUBLIC_TOKEN_INVALID' });

@@ -100,6 +100,23 @@ describe('read cache coherence', () => {
     expect(page.items[0].amount).toBe(7);
   });
 
+  it('caches store credentials: a silent edit stays unseen, an announced change shows on every instance', async () => {
+    const { store, client } = await kit.merchant();
+    const other = new SigningClient(second.url, store);
+    await client.get('/api/v1/merchant/balance/changes').expect(200);
+    await other.get('/api/v1/merchant/balance/changes').expect(200);
+    await kit
+      .db()
+      .query('UPDATE merchants SET account_enabled = false WHERE id = $1', [store.merchantId]);
+    await client.get('/api/v1/merchant/balance/changes').expect(200);
+    // The core announces what its admin API changes; here it is the flag back on, then off.
+    await kit.ops.setFlags(store.merchantId, { accountEnabled: true });
+    await kit.ops.setFlags(store.merchantId, { accountEnabled: false });
+    const refused = async (on: SigningClient) =>
+      (await on.get('/api/v1/merchant/balance/changes')).status === 403;
+    await Promise.all([within(1000, () => refused(client)), within(1000, () => refused(other))]);
+  });
+
   it('falls back to the database while the listener is disconnected, and reconnects', async () => {
     const instance = await startMerchantApi(system.core.url, { CACHE_TTL_SECONDS: '3600' });
     try {
@@ -126,6 +143,13 @@ describe('read cache coherence', () => {
         (await client.onTransaction('get', 'payin', payin.transactionId).expect(200)).body.data
           .description,
       ).toBe('while disconnected');
+      // Store credentials are not trusted from memory either: an unannounced flag change holds.
+      await kit
+        .db()
+        .query('UPDATE merchants SET account_enabled = false WHERE id = $1', [store.merchantId]);
+      await client
+        .get('/api/v1/merchant/balance/changes')
+        .expect(403, { message: 'ERROR_ACCESS_ACCOUNT_DISABLED' });
       await within(10_000, async () => cache.isCoherent);
       const [{ n }] = await kit
         .db()

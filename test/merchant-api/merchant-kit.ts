@@ -74,6 +74,21 @@ export async function within(timeoutMs: number, probe: () => Promise<boolean>): 
   }
 }
 
+/**
+ * Test-only: rewrites a store's sealed private token in place and announces it, as the core
+ * announces every store change it makes (the merchant API caches store credentials).
+ */
+export async function overwriteSealedToken(
+  db: DataSource,
+  storeId: number,
+  sealed: string,
+): Promise<void> {
+  await db.transaction(async (manager) => {
+    await manager.query('UPDATE stores SET private_token_enc = $1 WHERE id = $2', [sealed, storeId]);
+    await manager.query(`SELECT pg_notify('gateway_store_changed', $1)`, [String(storeId)]);
+  });
+}
+
 /** Test-only: PostgreSQL skips foreign-key triggers for this one transaction (needs a superuser). */
 export async function withoutForeignKeys(
   db: DataSource,
@@ -94,12 +109,18 @@ export async function withoutMerchantRow(
   const [merchant] = (await db.query('SELECT id, name FROM merchants WHERE id = $1', [
     merchantId,
   ])) as Array<{ id: number; name: string }>;
-  await withoutForeignKeys(db, (run) => run('DELETE FROM merchants WHERE id = $1', [merchantId]));
+  const announce = (run: (sql: string, params: unknown[]) => Promise<unknown>) =>
+    run(`SELECT pg_notify('gateway_merchant_changed', $1)`, [String(merchantId)]);
+  await withoutForeignKeys(db, async (run) => {
+    await run('DELETE FROM merchants WHERE id = $1', [merchantId]);
+    await announce(run);
+  });
   try {
     await during();
   } finally {
-    await withoutForeignKeys(db, (run) =>
-      run('INSERT INTO merchants (id, name) VALUES ($1, $2)', [merchant.id, merchant.name]),
-    );
+    await withoutForeignKeys(db, async (run) => {
+      await run('INSERT INTO merchants (id, name) VALUES ($1, $2)', [merchant.id, merchant.name]);
+      await announce(run);
+    });
   }
 }

@@ -6,7 +6,7 @@ import { PNG } from '../support/documents';
 import type { TestStore } from '../support/factories';
 import { SigningClient } from '../support/signing-client';
 import { startSystem, TestSystem } from '../support/system';
-import { merchantKit } from './merchant-kit';
+import { merchantKit, overwriteSealedToken } from './merchant-kit';
 
 /**
  * Every signing rule of merchant-api.md 5.1 through HTTP, twice: signed by libs/signature (what
@@ -295,9 +295,7 @@ describe('request signing (merchant-api.md 5.1)', () => {
       const sealed = new FieldCipher(system.api.config.secrets.encryptionKey).encrypt(
         'priv_secret',
       );
-      await kit
-        .db()
-        .query('UPDATE stores SET private_token_enc = $1 WHERE id = $2', [sealed, fixed.storeId]);
+      await overwriteSealedToken(kit.db(), fixed.storeId, sealed);
     });
 
     it('query: limit=5&page=1', async () => {

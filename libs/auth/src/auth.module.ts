@@ -5,6 +5,7 @@ import { FIELD_CIPHER } from './auth.tokens';
 import { MerchantAuthGuard } from './merchant-auth.guard';
 import { NonceStore } from './nonce-store';
 import { RateLimitService } from './rate-limit.service';
+import { StoreCredentialsCache } from './store-credentials.cache';
 import { StoreCredentialsRepository } from './store-credentials.repository';
 
 /**
@@ -19,6 +20,7 @@ import { StoreCredentialsRepository } from './store-credentials.repository';
       useFactory: (config: AppConfig) => new FieldCipher(config.secrets.encryptionKey),
     },
     StoreCredentialsRepository,
+    StoreCredentialsCache,
     NonceStore,
     RateLimitService,
     MerchantAuthGuard,
@@ -26,6 +28,7 @@ import { StoreCredentialsRepository } from './store-credentials.repository';
   exports: [
     MerchantAuthGuard,
     StoreCredentialsRepository,
+    StoreCredentialsCache,
     NonceStore,
     RateLimitService,
     FIELD_CIPHER,

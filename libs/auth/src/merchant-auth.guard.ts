@@ -17,6 +17,7 @@ import { NonceStore } from './nonce-store';
 import { RateLimitService } from './rate-limit.service';
 import { readReplayParams } from './replay-protection';
 import { isAbsent, signedParts } from './signed-payload';
+import { ResolvedStore, StoreCredentialsCache } from './store-credentials.cache';
 import { StoreCredentialsRepository } from './store-credentials.repository';
 
 const MAX_PUBLIC_TOKEN_LENGTH = 100;
@@ -51,6 +52,7 @@ export class MerchantAuthGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly credentials: StoreCredentialsRepository,
+    private readonly credentialsCache: StoreCredentialsCache,
     private readonly nonces: NonceStore,
     private readonly rateLimits: RateLimitService,
     @Inject(FIELD_CIPHER) private readonly cipher: FieldCipher,
@@ -107,20 +109,11 @@ export class MerchantAuthGuard implements CanActivate {
 
     const store =
       publicToken.length <= MAX_PUBLIC_TOKEN_LENGTH
-        ? await this.credentials.findByPublicToken(publicToken)
+        ? await this.credentialsCache.resolve(publicToken, () => this.loadStore(publicToken))
         : null;
     if (!store) throw new AppException(ErrorCode.PUBLIC_TOKEN_INVALID, HttpStatus.UNAUTHORIZED);
-    let privateToken: string;
-    try {
-      privateToken = this.cipher.decrypt(store.privateTokenEnc);
-    } catch {
-      this.logger.warn(
-        `store ${store.storeId}: private token cannot be decrypted with the configured ENCRYPTION_KEY`,
-      );
-      throw new AppException(ErrorCode.PUBLIC_TOKEN_INVALID, HttpStatus.UNAUTHORIZED);
-    }
 
-    if (!verify(payload, privateToken, signature))
+    if (!verify(payload, store.privateToken, signature))
       throw new AppException(ErrorCode.SIGNATURE_INVALID, HttpStatus.UNAUTHORIZED);
 
     // Only after the signature holds: an unsigned request must not be able to burn a nonce.
@@ -136,5 +129,19 @@ export class MerchantAuthGuard implements CanActivate {
       if (!fresh) throw new AppException(ErrorCode.SIGNATURE_REPLAYED, HttpStatus.UNAUTHORIZED);
     }
     return store;
+  }
+
+  /** The store of a public token with its private token unsealed; null when either fails. */
+  private async loadStore(publicToken: string): Promise<ResolvedStore | null> {
+    const store = await this.credentials.findByPublicToken(publicToken);
+    if (!store) return null;
+    try {
+      return { ...store, privateToken: this.cipher.decrypt(store.privateTokenEnc) };
+    } catch {
+      this.logger.warn(
+        `store ${store.storeId}: private token cannot be decrypted with the configured ENCRYPTION_KEY`,
+      );
+      return null;
+    }
   }
 }

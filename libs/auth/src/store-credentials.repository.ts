@@ -15,8 +15,8 @@ interface CredentialsRow {
 
 /**
  * Resolves a public token to its store, the sealed private token and the merchant's access
- * flags, in one indexed query. Read on every request, never cached: an operator who disables a
- * merchant expects the next request to be refused, and the core announces no flag changes.
+ * flags, in one indexed query. The guard reads it through StoreCredentialsCache, which the
+ * core's store and merchant announcements keep current.
  */
 @Injectable()
 export class StoreCredentialsRepository {

@@ -7,12 +7,15 @@ import {
   OnApplicationShutdown,
 } from '@nestjs/common';
 import { Client, Notification } from 'pg';
+import { StoreCredentialsCache } from '@app/auth';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { CacheKeys } from './cache-keys';
 import { ReadCache } from './read-cache.service';
 
 export const TRANSACTION_CHANNEL = 'gateway_transaction_changed';
 export const BALANCE_CHANNEL = 'gateway_balance_changed';
+export const STORE_CHANNEL = 'gateway_store_changed';
+export const MERCHANT_CHANNEL = 'gateway_merchant_changed';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MERCHANT_ID = /^\d{1,10}$/;
@@ -26,7 +29,8 @@ const MAX_RECONNECT_DELAY_MS = 5_000;
  * session on commit, so every instance drops its entries within milliseconds, with or without
  * Redis. The connection is pinged and re-established with backoff; while it is down the cache
  * is bypassed, and once it is back the cache is cleared before use. The ping also retries that
- * clearing while a Redis outage keeps the cache off.
+ * clearing while a Redis outage keeps the cache off. Store and merchant announcements (token
+ * rotation, access flags, settings) clear the guard's StoreCredentialsCache the same way.
  */
 @Injectable()
 export class ChangeListener implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -41,6 +45,7 @@ export class ChangeListener implements OnApplicationBootstrap, OnApplicationShut
 
   constructor(
     private readonly cache: ReadCache,
+    private readonly credentials: StoreCredentialsCache,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -73,6 +78,8 @@ export class ChangeListener implements OnApplicationBootstrap, OnApplicationShut
       await client.connect();
       await client.query(`LISTEN ${TRANSACTION_CHANNEL}`);
       await client.query(`LISTEN ${BALANCE_CHANNEL}`);
+      await client.query(`LISTEN ${STORE_CHANNEL}`);
+      await client.query(`LISTEN ${MERCHANT_CHANNEL}`);
     } catch (error) {
       this.onLost(client, error as Error);
       return;
@@ -83,6 +90,7 @@ export class ChangeListener implements OnApplicationBootstrap, OnApplicationShut
     }
     this.client = client;
     this.attempt = 0;
+    this.credentials.activate();
     // Listening from here on; whatever changed before is cleared away before the cache is used.
     await this.cache.resync();
     this.pingTimer = setInterval(() => {
@@ -98,6 +106,7 @@ export class ChangeListener implements OnApplicationBootstrap, OnApplicationShut
   private onLost(client: Client, error?: Error): void {
     if (client !== this.client && this.client !== null) return;
     this.cache.markIncoherent();
+    this.credentials.suspend();
     if (this.pingTimer) clearInterval(this.pingTimer);
     this.pingTimer = null;
     this.client = null;
@@ -124,6 +133,8 @@ export class ChangeListener implements OnApplicationBootstrap, OnApplicationShut
       await this.cache.invalidate(CacheKeys.transaction(payload));
     } else if (message.channel === BALANCE_CHANNEL && MERCHANT_ID.test(payload)) {
       await this.cache.invalidate(CacheKeys.balanceVersion(payload));
+    } else if (message.channel === STORE_CHANNEL || message.channel === MERCHANT_CHANNEL) {
+      this.credentials.clear();
     }
   }
 }

@@ -3,6 +3,7 @@ import { createCache, type Cache } from 'cache-manager';
 import { Keyv } from 'keyv';
 import { LRUCache } from 'lru-cache';
 import KeyvRedis, { createClient } from '@keyv/redis';
+import { AuthModule } from '@app/auth';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { ChangeListener } from './change-listener.service';
 import { CACHE_OPTIONS, CACHE_STORE, ReadCache, ReadCacheOptions } from './read-cache.service';
@@ -105,6 +106,7 @@ class CacheBackendShutdown implements OnApplicationShutdown {
 /** The read cache and the listener that keeps it coherent; global, as every feature reads through it. */
 @Global()
 @Module({
+  imports: [AuthModule],
   providers: [
     {
       provide: CACHE_BACKEND,
