@@ -25,6 +25,8 @@ export interface MerchantApiConfig {
   cacheTtlSeconds: number;
   /** In-process cache only (no REDIS_URL): at most this many entries, least recently used dropped. */
   cacheMaxEntries: number;
+  /** Bytes of cached values the in-process cache may hold (CACHE_MAX_MB). */
+  cacheMaxBytes: number;
   rateLimitPoints: number;
   rateLimitWindowSeconds: number;
   /** Failed authentications one client IP may make per rate-limit window before it gets 429. */
@@ -124,6 +126,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       jsonBodyLimit: env.string('JSON_BODY_LIMIT', '1mb'),
       cacheTtlSeconds: env.int('CACHE_TTL_SECONDS', 60, { min: 1 }),
       cacheMaxEntries: env.int('CACHE_MAX_ENTRIES', 10_000, { min: 100 }),
+      cacheMaxBytes: env.int('CACHE_MAX_MB', 16, { min: 1 }) * 1024 * 1024,
       rateLimitPoints: env.int('RATE_LIMIT_POINTS', 600, { min: 1 }),
       rateLimitWindowSeconds: env.int('RATE_LIMIT_WINDOW_SECONDS', 60, { min: 1 }),
       authFailureLimitPoints: env.int('AUTH_FAILURE_LIMIT_POINTS', 300, { min: 1 }),

@@ -1,11 +1,11 @@
 import { createCache } from 'cache-manager';
 import { Keyv } from 'keyv';
-import { boundedMemoryStore } from './read-cache.module';
+import { boundedMemoryStore, JSON_CODEC } from './read-cache.module';
 
 describe('in-process read cache', () => {
   it('keeps at most its bound of entries, dropping the least recently used, so memory stays flat', async () => {
-    const store = boundedMemoryStore(100);
-    const cache = createCache({ stores: [new Keyv({ store })], ttl: 60_000 });
+    const store = boundedMemoryStore(100, 1024 * 1024);
+    const cache = createCache({ stores: [new Keyv({ store, ...JSON_CODEC })], ttl: 60_000 });
     await cache.set('first', { n: 0 });
     for (let i = 1; i <= 1_000; i++) {
       await cache.set(`k${i}`, { n: i });
@@ -20,7 +20,10 @@ describe('in-process read cache', () => {
   });
 
   it('still honours the TTL and deletes', async () => {
-    const cache = createCache({ stores: [new Keyv({ store: boundedMemoryStore(100) })], ttl: 50 });
+    const cache = createCache({
+      stores: [new Keyv({ store: boundedMemoryStore(100, 1024 * 1024), ...JSON_CODEC })],
+      ttl: 50,
+    });
     await cache.set('a', { n: 1 });
     await cache.set('b', { n: 2 });
     await cache.del('b');
@@ -28,5 +31,22 @@ describe('in-process read cache', () => {
     expect(await cache.get('a')).toEqual({ n: 1 });
     await new Promise((done) => setTimeout(done, 80));
     expect(await cache.get('a')).toBeUndefined();
+  });
+
+  it('also keeps at most its bound of bytes: big values push out old ones long before the count is reached', async () => {
+    const cache = createCache({
+      stores: [new Keyv({ store: boundedMemoryStore(10_000, 100_000), ...JSON_CODEC })],
+      ttl: 60_000,
+    });
+    const page = { items: 'x'.repeat(10_000) };
+    for (let i = 0; i < 50; i++) await cache.set(`page${i}`, page);
+    let kept = 0;
+    for (let i = 0; i < 50; i++) if ((await cache.get(`page${i}`)) !== undefined) kept += 1;
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThanOrEqual(10);
+    expect(await cache.get('page49')).toEqual(page);
+    await cache.set('huge', { items: 'x'.repeat(200_000) });
+    expect(await cache.get('huge')).toBeUndefined();
+    expect(await cache.get('page49')).toEqual(page);
   });
 });

@@ -17,17 +17,26 @@ interface CacheBackend {
 
 /**
  * cache-manager over Redis (@keyv/redis) when REDIS_URL is set, shared by every instance; an
- * in-process Keyv otherwise, bounded to CACHE_MAX_ENTRIES least recently used entries (Keyv's own
- * Map never drops an expired entry that is not read again, so it grew with every payin). The Redis client never queues commands while disconnected, so a
- * Redis outage turns into cache misses at once instead of stalled requests.
+ * in-process Keyv otherwise, bounded both to CACHE_MAX_ENTRIES entries and to CACHE_MAX_MB of
+ * cached JSON, least recently used dropped first (Keyv's own Map never drops an expired entry
+ * that is not read again, and a count alone let a few thousand balance pages of 100 rows hold
+ * over 80 MB). The Redis client never queues commands while disconnected, so a Redis outage
+ * turns into cache misses at once instead of stalled requests.
  */
 /**
  * A Map-shaped LRU for Keyv. Keyv keeps each entry's expiry inside the value and checks it on
  * read; it also passes a TTL as a third argument to `set`, which LRUCache would read as its own
- * options (and then drop the entry), so the adapter passes key and value only.
+ * options (and then drop the entry), so the adapter passes key and value only. Keyv hands it
+ * serialized JSON, so a value's size is its length; a value larger than the whole bound is not
+ * kept at all.
  */
-export function boundedMemoryStore(max: number) {
-  const lru = new LRUCache<string, string | object>({ max });
+export function boundedMemoryStore(max: number, maxBytes: number) {
+  const lru = new LRUCache<string, string | object>({
+    max,
+    maxSize: maxBytes,
+    sizeCalculation: (value, key) =>
+      key.length + (typeof value === 'string' ? value.length : JSON.stringify(value).length),
+  });
   const store = {
     get: (key: string) => lru.get(key),
     set: (key: string, value: string | object) => {
@@ -41,11 +50,26 @@ export function boundedMemoryStore(max: number) {
   return store;
 }
 
+/**
+ * Cached values are plain JSON (rows and pages: no Buffers, no BigInts), so Keyv gets the
+ * built-in JSON codec instead of its default one, which builds each string by concatenation:
+ * such a string lives as a tree of fragments several times its length (the soak's heap showed
+ * 47 MB held by a cache bounded to 16 MB of text), and parsing it with a reviver cost 3% of a
+ * cached read's CPU.
+ */
+export const JSON_CODEC = {
+  serialize: (data: unknown): string => JSON.stringify(data),
+  deserialize: <T>(text: string): T => JSON.parse(text) as T,
+};
+
 function createBackend(config: AppConfig, logger: Logger): CacheBackend {
   const ttl = config.merchantApi.cacheTtlSeconds * 1000;
   if (!config.redis.url) {
-    const store = boundedMemoryStore(config.merchantApi.cacheMaxEntries);
-    const cache = createCache({ stores: [new Keyv({ store })], ttl });
+    const store = boundedMemoryStore(
+      config.merchantApi.cacheMaxEntries,
+      config.merchantApi.cacheMaxBytes,
+    );
+    const cache = createCache({ stores: [new Keyv({ store, ...JSON_CODEC })], ttl });
     return { cache, close: () => cache.disconnect().then(() => undefined) };
   }
   const client = createClient({
@@ -79,6 +103,7 @@ function createBackend(config: AppConfig, logger: Logger): CacheBackend {
     namespace: `${config.redis.keyPrefix}cache`,
     useKeyPrefix: false,
     throwOnErrors: true,
+    ...JSON_CODEC,
   });
   keyv.on('error', () => undefined);
   const cache = createCache({ stores: [keyv], ttl });
