@@ -28,22 +28,16 @@ export function buildPlan(plan: LoadPlan): BuiltPlan {
           { method: plan.method, path: plan.path, headers: plan.headers, body: plan.body },
         ],
       };
-    case 'payin-create': {
-      let counter = 0;
+    case 'payin-create':
       return {
         requests: [
           {
             method: 'POST',
             path: '/api/v1/payin',
-            setupRequest: (request) => ({
-              ...request,
-              headers: storeHeaders(plan.store, JSON_HEADERS),
-              body: signedBody(plan.store, payinBody(`${plan.tag}-${++counter}`)),
-            }),
+            setupRequest: freshPayinCreate(plan.store, plan.tag),
           },
         ],
       };
-    }
     case 'payout-create': {
       const body = signedBody(plan.store, {
         amount: plan.amount,
@@ -91,7 +85,6 @@ function mixedPlan(plan: Extract<LoadPlan, { kind: 'mixed' }>): BuiltPlan {
     const byStatus = (steps[step] ??= {});
     byStatus[status] = (byStatus[status] ?? 0) + 1;
   };
-  let counter = 0;
   let changes = 0;
   const onPayin = (step: string, build: (id: string, request: Request) => Request): Request => ({
     // No id means the create failed (already counted): returning nothing restarts the loop.
@@ -106,11 +99,7 @@ function mixedPlan(plan: Extract<LoadPlan, { kind: 'mixed' }>): BuiltPlan {
     {
       method: 'POST',
       path: '/api/v1/payin',
-      setupRequest: (request) => ({
-        ...request,
-        headers: storeHeaders(plan.store, JSON_HEADERS),
-        body: signedBody(plan.store, payinBody(`${plan.tag}-${++counter}`)),
-      }),
+      setupRequest: freshPayinCreate(plan.store, plan.tag),
       onResponse: (status, body, context) => {
         count('payin create', status);
         (context as MixedContext).payinId = status === 200 ? transactionIdOf(body) : undefined;
@@ -174,6 +163,16 @@ function mixedPlan(plan: Extract<LoadPlan, { kind: 'mixed' }>): BuiltPlan {
     },
   ];
   return { requests, steps };
+}
+
+/** Signs a payin create per call, each with a paymentId of its own (`<tag>-<n>`). */
+function freshPayinCreate(store: StoreKeys, tag: string): (request: Request) => Request {
+  let counter = 0;
+  return (request) => ({
+    ...request,
+    headers: storeHeaders(store, JSON_HEADERS),
+    body: signedBody(store, payinBody(`${tag}-${++counter}`)),
+  });
 }
 
 export function storeHeaders(
