@@ -50,6 +50,24 @@ describe('balance changes list', () => {
       limit: 20,
       totalPages: 1,
     });
+    // The stored moments, in UTC, to the second.
+    const stored = (await kit
+      .db()
+      .query(
+        'SELECT created_at, updated_at FROM balance_changes WHERE merchant_id = $1 ORDER BY seq DESC',
+        [store.merchantId],
+      )) as Array<{ created_at: Date; updated_at: Date }>;
+    const utc = (date: Date): string => {
+      const [day, time] = date.toISOString().split('T');
+      const [year, month, dd] = day.split('-');
+      return `${dd}.${month}.${year} ${time.slice(0, 8)}`;
+    };
+    expect(
+      res.body.data.items.map((item: { createdAt: string; updatedAt: string }) => [
+        item.createdAt,
+        item.updatedAt,
+      ]),
+    ).toEqual(stored.map((row) => [utc(row.created_at), utc(row.updated_at)]));
   });
 
   it('lists an empty ledger as an empty page', async () => {

@@ -16,7 +16,7 @@ import {
   testConfig,
   TestSystem,
 } from '../support/system';
-import { merchantKit } from './merchant-kit';
+import { merchantKit, overwriteSealedToken } from './merchant-kit';
 
 interface LogLine {
   level: number;
@@ -84,6 +84,26 @@ describe('transport: logs, TLS, proxies', () => {
       });
       expect(typeof line.latencyMs).toBe('number');
       expect(requestLines(logged.lines, generated.headers['x-request-id'])).toHaveLength(1);
+    });
+
+    it("tags the application's own lines of a request with its request id", async () => {
+      const { store } = await kit.merchant();
+      await overwriteSealedToken(kit.db(), store.storeId, 'v1.broken.record.value');
+      const client = new SigningClient(logged.url, store);
+      await client
+        .get('/api/v1/merchant/balance/changes')
+        .set('x-request-id', 'qa-request-app-line')
+        .expect(401);
+      const own = logged.lines
+        .map((line) => JSON.parse(line) as LogLine & { msg?: string })
+        .filter((line) => line.reqId === 'qa-request-app-line' && line.res === undefined);
+      expect(own).toEqual([
+        expect.objectContaining({
+          level: 40,
+          msg: expect.stringContaining('private token cannot be decrypted'),
+          req: { method: 'GET', path: '/api/v1/merchant/balance/changes' },
+        }),
+      ]);
     });
 
     it('logs failures at warn and error level with their status', async () => {

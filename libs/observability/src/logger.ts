@@ -23,27 +23,44 @@ export function requestId(req: IncomingMessage, res: ServerResponse): string {
  * path are logged: query strings carry signatures, bodies carry card numbers and files, and
  * headers carry tokens, so none of them is written.
  */
-export function loggerModule(service: string, level: string, destination?: LogDestination): DynamicModule {
+export function loggerModule(
+  service: string,
+  level: string,
+  destination?: LogDestination,
+): DynamicModule {
   const pinoHttp: Options = {
     level,
     base: { service },
     genReqId: requestId,
-    // Binds reqId at the top level of every line of the request (the req serializer drops its id).
-    quietReqLogger: true,
-    customAttributeKeys: { reqId: 'reqId', responseTime: 'latencyMs' },
+    customAttributeKeys: { responseTime: 'latencyMs' },
     // Our serializers read the raw request and response: pino-std-serializers' wrapping would
     // build a full copy of each per request only for these three fields to be picked from it.
     wrapSerializers: false,
     serializers: {
-      req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),
+      req: (req: { method: string; url: string }) => ({
+        method: req.method,
+        path: req.url.split('?')[0],
+      }),
       res: (res: { statusCode: number }) => ({ status: res.statusCode }),
     },
     // Express's req.ip: X-Forwarded-For is believed only from the proxies TRUST_PROXY names.
-    customProps: (req: IncomingMessage) => ({ clientIp: (req as IncomingMessage & { ip?: string }).ip ?? req.socket?.remoteAddress }),
-    customSuccessMessage: (req, res) => `${req.method} ${(req.url ?? '').split('?')[0]} ${res.statusCode}`,
-    customErrorMessage: (req, res) => `${req.method} ${(req.url ?? '').split('?')[0]} ${res.statusCode}`,
-    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-    redact: { paths: ['req.headers', 'res.headers', 'body', 'signature', 'privateToken', 'cardNumber'], remove: true },
+    // reqId and clientIp at the top level of every line of the request (the req serializer drops
+    // the id), bound in the same child logger as `req`: pino-http makes one more child per
+    // request for quietReqLogger, and each child costs (a tenth of a cached read's CPU went there).
+    customProps: (req: IncomingMessage) => ({
+      reqId: (req as IncomingMessage & { id?: unknown }).id,
+      clientIp: (req as IncomingMessage & { ip?: string }).ip ?? req.socket?.remoteAddress,
+    }),
+    customSuccessMessage: (req, res) =>
+      `${req.method} ${(req.url ?? '').split('?')[0]} ${res.statusCode}`,
+    customErrorMessage: (req, res) =>
+      `${req.method} ${(req.url ?? '').split('?')[0]} ${res.statusCode}`,
+    customLogLevel: (_req, res, error) =>
+      error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+    redact: {
+      paths: ['req.headers', 'res.headers', 'body', 'signature', 'privateToken', 'cardNumber'],
+      remove: true,
+    },
     autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health/') },
   };
   // Asynchronous stdout: lines written while a write is in flight go out together in one call,
