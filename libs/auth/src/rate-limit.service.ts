@@ -24,6 +24,8 @@ interface Limiter {
   primary: RateLimiterAbstract;
   /** Counts in this process while Redis is unreachable or not answering. */
   memory: RateLimiterMemory;
+  /** A Redis call is given up after REDIS_TIMEOUT_MS; a memory one needs no timer. */
+  bound: <T>(operation: Promise<T>) => Promise<T>;
 }
 
 @Injectable()
@@ -38,7 +40,7 @@ export class RateLimitService {
     this.authFailurePoints = config.merchantApi.authFailureLimitPoints;
     const build = (keyPrefix: string, points: number): Limiter => {
       const memory = new RateLimiterMemory({ keyPrefix, points, duration });
-      if (!redis) return { primary: memory, memory };
+      if (!redis) return { primary: memory, memory, bound: (operation) => operation };
       // The ioredis client already adds REDIS_KEY_PREFIX in front of this keyPrefix.
       const primary = new RateLimiterRedis({
         storeClient: redis,
@@ -48,7 +50,7 @@ export class RateLimitService {
         rejectIfRedisNotReady: true,
         insuranceLimiter: memory,
       });
-      return { primary, memory };
+      return { primary, memory, bound: (operation) => bounded(operation) };
     };
     this.perStore = build('merchant-api:rate:store', config.merchantApi.rateLimitPoints);
     this.authFailures = build('merchant-api:rate:auth-failure', this.authFailurePoints);
@@ -58,7 +60,7 @@ export class RateLimitService {
   async consumeForStore(storeId: number): Promise<void> {
     const key = String(storeId);
     try {
-      await bounded(this.perStore.primary.consume(key));
+      await this.perStore.bound(this.perStore.primary.consume(key));
     } catch (rejection) {
       if (!(rejection instanceof TimeoutError)) throw this.toException(rejection);
       this.logger.warn(`rate limit counted in memory: Redis ${rejection.message}`);
@@ -74,7 +76,7 @@ export class RateLimitService {
   async assertClientNotBlocked(clientIp: string): Promise<void> {
     let state: RateLimiterRes | null;
     try {
-      state = await bounded(this.authFailures.primary.get(clientIp));
+      state = await this.authFailures.bound(this.authFailures.primary.get(clientIp));
     } catch (error) {
       this.logger.warn(`auth failure counter unavailable: ${(error as Error).message}`);
       state = await this.authFailures.memory.get(clientIp);
@@ -86,7 +88,7 @@ export class RateLimitService {
 
   async recordAuthFailure(clientIp: string): Promise<void> {
     try {
-      await bounded(this.authFailures.primary.penalty(clientIp, 1));
+      await this.authFailures.bound(this.authFailures.primary.penalty(clientIp, 1));
     } catch (error) {
       this.logger.warn(`auth failure counter unavailable: ${(error as Error).message}`);
       await this.authFailures.memory.penalty(clientIp, 1);
