@@ -4,19 +4,10 @@ import type { AuthenticatedStore } from '@app/auth';
 import { AppException, ErrorCode } from '@app/errors';
 import { CacheKeys } from '../cache/cache-keys';
 import { ReadCache } from '../cache/read-cache.service';
-import { formatTimestamp } from '../transactions/transaction-payload.mapper';
-import { BalanceChangesSlice, BalanceRepository } from './balance.repository';
+import { BalanceChangeItem, BalanceChangesSlice, BalanceRepository } from './balance.repository';
 import { DEFAULT_LIMIT, DEFAULT_PAGE } from './dto/balance-changes.query.dto';
 
-export interface BalanceChangeItem {
-  createdAt: string;
-  updatedAt: string;
-  storeId: number;
-  flow: string;
-  amount: number;
-  balanceBefore: number;
-  balanceAfter: number;
-}
+export type { BalanceChangeItem };
 
 export interface BalanceChangesPage {
   items: BalanceChangeItem[];
@@ -57,15 +48,7 @@ export class BalanceService {
     );
     if (!slice) throw new AppException(ErrorCode.MERCHANT_NOT_FOUND, HttpStatus.NOT_FOUND);
     return {
-      items: slice.items.map((item) => ({
-        createdAt: formatTimestamp(item.createdAt),
-        updatedAt: formatTimestamp(item.updatedAt),
-        storeId: item.storeId,
-        flow: item.flow,
-        amount: Number(item.amount),
-        balanceBefore: Number(item.balanceBefore),
-        balanceAfter: Number(item.balanceAfter),
-      })),
+      items: slice.items,
       total: slice.total,
       page,
       limit,
