@@ -1,4 +1,6 @@
-import { join, resolve } from 'node:path';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { findAssetsDir, PaymentPageAssets } from './payment-page.assets';
 
 describe('payment page assets', () => {
@@ -6,8 +8,19 @@ describe('payment page assets', () => {
 
   it('finds the script and stylesheet beside the module, and from a build without them in the source tree', () => {
     expect(findAssetsDir(__dirname)).toBe(source);
-    const builtModuleDir = resolve(__dirname, '../../../../dist/apps/core/src/payment-page');
-    expect(findAssetsDir(builtModuleDir)).toBe(source);
+    // A checkout of its own: the repository's dist/ may or may not hold a copy (npm start builds one).
+    const root = mkdtempSync(join(tmpdir(), 'payment-page-assets-'));
+    try {
+      const sourceAssets = join(root, 'apps/core/src/payment-page/assets');
+      cpSync(source, sourceAssets, { recursive: true });
+      const builtModuleDir = join(root, 'dist/apps/core/src/payment-page');
+      mkdirSync(builtModuleDir, { recursive: true });
+      expect(findAssetsDir(builtModuleDir)).toBe(sourceAssets);
+      cpSync(source, join(builtModuleDir, 'assets'), { recursive: true });
+      expect(findAssetsDir(builtModuleDir)).toBe(join(builtModuleDir, 'assets'));
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('stops the boot with the places it looked when they are missing', () => {
