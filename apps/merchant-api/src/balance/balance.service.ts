@@ -7,8 +7,6 @@ import { ReadCache } from '../cache/read-cache.service';
 import { BalanceChangeItem, BalanceChangesSlice, BalanceRepository } from './balance.repository';
 import { DEFAULT_LIMIT, DEFAULT_PAGE } from './dto/balance-changes.query.dto';
 
-export type { BalanceChangeItem };
-
 export interface BalanceChangesPage {
   items: BalanceChangeItem[];
   total: number;

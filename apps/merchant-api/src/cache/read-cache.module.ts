@@ -16,14 +16,6 @@ interface CacheBackend {
 }
 
 /**
- * cache-manager over Redis (@keyv/redis) when REDIS_URL is set, shared by every instance; an
- * in-process Keyv otherwise, bounded both to CACHE_MAX_ENTRIES entries and to CACHE_MAX_MB of
- * cached JSON, least recently used dropped first (Keyv's own Map never drops an expired entry
- * that is not read again, and a count alone let a few thousand balance pages of 100 rows hold
- * over 80 MB). The Redis client never queues commands while disconnected, so a Redis outage
- * turns into cache misses at once instead of stalled requests.
- */
-/**
  * A Map-shaped LRU for Keyv. Keyv keeps each entry's expiry inside the value and checks it on
  * read; it also passes a TTL as a third argument to `set`, which LRUCache would read as its own
  * options (and then drop the entry), so the adapter passes key and value only. Keyv hands it
@@ -62,6 +54,14 @@ export const JSON_CODEC = {
   deserialize: <T>(text: string): T => JSON.parse(text) as T,
 };
 
+/**
+ * cache-manager over Redis (@keyv/redis) when REDIS_URL is set, shared by every instance; an
+ * in-process Keyv otherwise, bounded both to CACHE_MAX_ENTRIES entries and to CACHE_MAX_MB of
+ * cached JSON, least recently used dropped first (Keyv's own Map never drops an expired entry
+ * that is not read again, and a count alone let a few thousand balance pages of 100 rows hold
+ * over 80 MB). The Redis client never queues commands while disconnected, so a Redis outage
+ * turns into cache misses at once instead of stalled requests.
+ */
 function createBackend(config: AppConfig, logger: Logger): CacheBackend {
   const ttl = config.merchantApi.cacheTtlSeconds * 1000;
   if (!config.redis.url) {
