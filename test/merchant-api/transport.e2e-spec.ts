@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -113,6 +114,44 @@ describe('transport: logs, TLS, proxies', () => {
         .expect(401);
       expect(requestLines(logged.lines, 'qa-request-0401')).toEqual([
         expect.objectContaining({ level: 40, res: { status: 401 } }),
+      ]);
+    });
+
+    it('logs a request the body parser refuses: malformed JSON, or a body the client abandons', async () => {
+      await request(logged.url)
+        .post('/api/v1/payin')
+        .set('content-type', 'application/json')
+        .set('x-request-id', 'qa-request-badjson')
+        .send('{"amount": 10,')
+        .expect(400);
+      expect(requestLines(logged.lines, 'qa-request-badjson')).toEqual([
+        expect.objectContaining({
+          level: 40,
+          req: { method: 'POST', path: '/api/v1/payin' },
+          res: { status: 400 },
+        }),
+      ]);
+
+      // A body announced but never sent in full: the client gives up and closes the connection.
+      const { hostname, port } = new URL(logged.url);
+      const socket = connect(Number(port), hostname);
+      await new Promise<void>((resolve) => socket.once('connect', resolve));
+      socket.write(
+        'POST /api/v1/payin HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n' +
+          'content-length: 1000\r\nx-request-id: qa-request-abandoned\r\n\r\n{"amount"',
+      );
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      socket.destroy();
+      for (let waited = 0; waited < 5000; waited += 20) {
+        if (requestLines(logged.lines, 'qa-request-abandoned').length > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(requestLines(logged.lines, 'qa-request-abandoned')).toEqual([
+        expect.objectContaining({
+          level: 40,
+          req: { method: 'POST', path: '/api/v1/payin' },
+          res: { status: 400 },
+        }),
       ]);
     });
 

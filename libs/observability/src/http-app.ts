@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import type { INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Logger } from 'nestjs-pino';
 import { json, urlencoded } from 'express';
 import { createValidationPipe } from '@app/errors';
+import { APP_LOGGER, NestPinoLogger, requestLogging } from './logger';
 
 export interface HttpAppOptions {
   jsonLimit: string;
@@ -30,10 +30,11 @@ export async function createHttpApp(module: Type<unknown> | ReturnType<typeof Ob
 }
 
 export function configureHttpApp(app: NestExpressApplication, options: HttpAppOptions): void {
-  app.useLogger(app.get(Logger));
+  app.useLogger(app.get(NestPinoLogger));
   app.disable('x-powered-by');
   app.set('trust proxy', options.trustProxy.length ? options.trustProxy : false);
   app.set('etag', false);
+  app.use(requestLogging(app.get(APP_LOGGER)));
   app.use(json({ limit: options.jsonLimit }));
   app.use(urlencoded({ extended: false, limit: options.jsonLimit }));
   app.useGlobalPipes(createValidationPipe());

@@ -1,3 +1,3 @@
-export { loggerModule, requestId, type LogDestination } from './logger';
+export { APP_LOGGER, loggerModule, requestId, type LogDestination } from './logger';
 export { HealthModule } from './health.module';
 export { createHttpApp, configureHttpApp, listen, type HttpAppOptions } from './http-app';

@@ -1,7 +1,7 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import type { CallContext } from '@app/core-client';
 
-/** The request's id (pino-http's, echoed as `x-request-id`), forwarded to the core. */
+/** The request's id (libs/observability's, echoed as `x-request-id`), forwarded to the core. */
 export const RequestContext = createParamDecorator(
   (_data: unknown, context: ExecutionContext): CallContext => {
     const request = context.switchToHttp().getRequest<{ id?: unknown }>();
