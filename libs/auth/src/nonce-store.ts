@@ -1,8 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { sha256Hex } from '@app/crypto';
-import { REDIS_CLIENT, RedisClient } from '@app/redis';
-import { bounded } from './bounded';
+import { bounded, REDIS_CLIENT, RedisClient } from '@app/redis';
 
 /**
  * Remembers the nonces each store has used, so a replayed request is refused on every instance

@@ -7,8 +7,7 @@ import {
 } from 'rate-limiter-flexible';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { AppException, ErrorCode } from '@app/errors';
-import { REDIS_CLIENT, RedisClient } from '@app/redis';
-import { bounded, TimeoutError } from './bounded';
+import { bounded, TimeoutError, REDIS_CLIENT, RedisClient } from '@app/redis';
 
 /**
  * Request budgets (decisions.md section 2: 429 ERROR_RATE_LIMIT_EXCEEDED with Retry-After).

@@ -49,4 +49,18 @@ describe('in-process read cache', () => {
     expect(await cache.get('huge')).toBeUndefined();
     expect(await cache.get('page49')).toEqual(page);
   });
+
+  it('keeps entries as bytes outside the JavaScript heap, and gives back any text exactly', async () => {
+    const store = boundedMemoryStore(10_000, 64 * 1024 * 1024);
+    const text = JSON.stringify({ text: 'Ünïcødé € 😀 '.repeat(600) });
+    const entries = 800; // about 12 MB: far above what unrelated buffers freed meanwhile could hide
+    const before = process.memoryUsage().arrayBuffers;
+    for (let i = 0; i < entries; i++) store.set(`entry${i}`, text);
+    const held = process.memoryUsage().arrayBuffers - before;
+    expect(held).toBeGreaterThan(0.9 * entries * Buffer.byteLength(text));
+    expect(store.get('entry799')).toBe(text);
+    const cache = createCache({ stores: [new Keyv({ store, ...JSON_CODEC })], ttl: 60_000 });
+    await cache.set('object', { text });
+    expect(await cache.get('object')).toEqual({ text });
+  });
 });

@@ -18,21 +18,30 @@ interface CacheBackend {
 /**
  * A Map-shaped LRU for Keyv. Keyv keeps each entry's expiry inside the value and checks it on
  * read; it also passes a TTL as a third argument to `set`, which LRUCache would read as its own
- * options (and then drop the entry), so the adapter passes key and value only. Keyv hands it
- * serialized JSON, so a value's size is its length; a value larger than the whole bound is not
- * kept at all.
+ * options (and then drop the entry), so the adapter passes key and value only. A value larger
+ * than the whole bound is not kept at all.
+ *
+ * Keyv hands it serialized JSON, which is kept as UTF-8 bytes outside the JavaScript heap: held
+ * as strings, entries that live for minutes and are then evicted or superseded filled V8's old
+ * generation with garbage, and V8 answered by growing the heap, so the process's RSS grew by
+ * several times the cache's bound over the soak (docs/benchmarks.md). Each entry gets a buffer
+ * of its own: a small Buffer.from() is a slice of a shared 8 KB slab and would keep the whole
+ * slab alive.
  */
 export function boundedMemoryStore(max: number, maxBytes: number) {
-  const lru = new LRUCache<string, string | object>({
+  const lru = new LRUCache<string, Buffer | object>({
     max,
     maxSize: maxBytes,
     sizeCalculation: (value, key) =>
-      key.length + (typeof value === 'string' ? value.length : JSON.stringify(value).length),
+      key.length + (Buffer.isBuffer(value) ? value.length : JSON.stringify(value).length),
   });
   const store = {
-    get: (key: string) => lru.get(key),
+    get: (key: string) => {
+      const value = lru.get(key);
+      return Buffer.isBuffer(value) ? value.toString('utf8') : value;
+    },
     set: (key: string, value: string | object) => {
-      lru.set(key, value);
+      lru.set(key, typeof value === 'string' ? ownBytes(value) : value);
       return store;
     },
     delete: (key: string) => lru.delete(key),
@@ -40,6 +49,12 @@ export function boundedMemoryStore(max: number, maxBytes: number) {
     clear: () => lru.clear(),
   };
   return store;
+}
+
+function ownBytes(text: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text, 'utf8'));
+  bytes.write(text, 'utf8');
+  return bytes;
 }
 
 /**
@@ -148,7 +163,7 @@ class CacheBackendShutdown implements OnApplicationShutdown {
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig): ReadCacheOptions => ({
         ttlMs: config.merchantApi.cacheTtlSeconds * 1000,
-        operationTimeoutMs: 250,
+        operationTimeoutMs: config.redis.url ? 250 : undefined,
       }),
     },
     CacheBackendShutdown,

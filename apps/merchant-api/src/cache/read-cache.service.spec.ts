@@ -18,6 +18,8 @@ async function coherentCache(): Promise<ReadCache> {
   return cache;
 }
 
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 describe('ReadCache', () => {
   beforeAll(() => Logger.overrideLogger(false));
 
@@ -118,6 +120,20 @@ describe('ReadCache', () => {
     expect(Date.now() - started).toBeLessThan(500);
     mode.get = 'fail';
     expect(await cache.readThrough('k', async () => ({ n: 2 }))).toEqual({ n: 2 });
+  });
+
+  it('waits for the in-process store however long it takes: only a remote store gets a timeout', async () => {
+    const { store } = flakyStore();
+    const slow = { ...store, get: (key: string) => delay(60).then(() => store.get(key)) };
+    const load = jest.fn(async () => ({ n: 1 }));
+    const inProcess = new ReadCache(slow as never, { ttlMs: 60_000 });
+    expect(await inProcess.resync()).toBe(true);
+    await inProcess.readThrough('k', load);
+    expect(await inProcess.readThrough('k', load)).toEqual({ n: 1 });
+    expect(load).toHaveBeenCalledTimes(1);
+    const remote = new ReadCache(slow as never, { ttlMs: 60_000, operationTimeoutMs: 20 });
+    expect(await remote.readThrough('k', load)).toEqual({ n: 1 });
+    expect(load).toHaveBeenCalledTimes(2);
   });
 
   it('does not enable itself on a store it cannot write, however clear() answers', async () => {

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Cache } from 'cache-manager';
+import { bounded } from '@app/redis';
 
 export const CACHE_STORE = Symbol('CACHE_STORE');
 export const CACHE_OPTIONS = Symbol('CACHE_OPTIONS');
@@ -7,8 +8,11 @@ const PROBE_KEY = 'probe';
 
 export interface ReadCacheOptions {
   ttlMs: number;
-  /** A cache call slower than this counts as a miss: a stalled Redis must not stall reads. */
-  operationTimeoutMs: number;
+  /**
+   * A cache call slower than this counts as a miss: a stalled Redis must not stall reads. None
+   * for the in-process store, which cannot stall.
+   */
+  operationTimeoutMs?: number;
 }
 
 /**
@@ -146,14 +150,8 @@ export class ReadCache {
   }
 
   private bounded<T>(operation: Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`cache operation took over ${this.options.operationTimeoutMs} ms`)),
-        this.options.operationTimeoutMs,
-      );
-    });
-    return Promise.race([operation, timeout]).finally(() => clearTimeout(timer));
+    const ms = this.options.operationTimeoutMs;
+    return ms === undefined ? operation : bounded(operation, ms);
   }
 
   private reportFailure(error: unknown): void {
