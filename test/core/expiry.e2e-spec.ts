@@ -47,11 +47,22 @@ describe('payin expiry', () => {
     const restarted = await startCore({ EXPIRY_INTERVAL_MS: '3600000' });
     try {
       await restarted.app.get(ExpiryService).runOnce();
-      const rows: Array<{ id: string; status: string }> = await coreKit(restarted).db.query(
-        'SELECT id, status FROM transactions WHERE store_id = $1',
-        [store.storeId],
-      );
-      const status = new Map(rows.map((row) => [row.id, row.status]));
+      // Other suites' cores share this database and run the expiry job too: a batch of theirs may
+      // hold these rows (SKIP LOCKED lets runOnce pass them by) and commit a moment later.
+      const statuses = async () => {
+        const rows: Array<{ id: string; status: string }> = await coreKit(restarted).db.query(
+          'SELECT id, status FROM transactions WHERE store_id = $1',
+          [store.storeId],
+        );
+        return new Map(rows.map((row) => [row.id, row.status]));
+      };
+      let status = await statuses();
+      const overdue = () =>
+        created.filter((res) => status.get(res.body.transactionId) !== 'expired');
+      for (const deadline = Date.now() + 3000; overdue().length > 0 && Date.now() < deadline;) {
+        await new Promise((done) => setTimeout(done, 50));
+        status = await statuses();
+      }
       for (const res of created) expect(status.get(res.body.transactionId)).toBe('expired');
       expect(status.get(fresh.body.transactionId)).toBe('pending');
     } finally {

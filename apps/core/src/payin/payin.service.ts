@@ -91,7 +91,7 @@ export class PayinService {
         const ttlSeconds = Math.trunc(store.payinTtlSeconds ?? this.config.core.payinTtlSeconds);
 
         const id = randomUUID();
-        await insertTransaction(manager, {
+        const transaction = await insertTransaction(manager, {
           id,
           type: 'payin',
           merchantId: store.merchantId,
@@ -133,7 +133,6 @@ export class PayinService {
           // The database clock decides expiry (the worker compares with now()), so it sets it too.
           expiresAt: () => `now() + make_interval(secs => ${ttlSeconds})`,
         });
-        const transaction = await manager.findOneByOrFail(Transaction, { id });
         await this.transitions.created(manager, transaction, 'merchant');
         return { transactionId: id, created: true };
       });

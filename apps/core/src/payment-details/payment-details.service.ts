@@ -7,7 +7,7 @@ import { Merchant, PaymentDetail } from '@app/database';
 import { AppException, ErrorCode } from '@app/errors';
 import { AdminAuditService } from '../admin/admin-audit.service';
 import { formatMoney, money } from '../common/money';
-import { queryRows } from '../common/sql';
+import { hydrate, queryRows } from '../common/sql';
 
 export interface NewPaymentDetail {
   cardName?: string;
@@ -222,7 +222,8 @@ export class PaymentDetailsService {
       [merchantId, formatMoney(amount)],
     );
     for (const candidate of candidates) {
-      if (await this.take(manager, candidate, amount, 'try')) return this.load(manager, candidate);
+      const taken = await this.take(manager, candidate, amount, 'try');
+      if (taken) return taken;
     }
     const unlimited = candidates.filter((candidate) => candidate.max_pending === null);
     if (unlimited.length > 0) {
@@ -233,13 +234,13 @@ export class PaymentDetailsService {
       const first = Number(BigInt(ticket) % BigInt(unlimited.length));
       for (let i = 0; i < unlimited.length; i++) {
         const candidate = unlimited[(first + i) % unlimited.length];
-        if (await this.take(manager, candidate, amount, 'none')) {
-          return this.load(manager, candidate);
-        }
+        const taken = await this.take(manager, candidate, amount, 'none');
+        if (taken) return taken;
       }
     }
     for (const candidate of candidates.filter((c) => c.max_pending !== null)) {
-      if (await this.take(manager, candidate, amount, 'wait')) return this.load(manager, candidate);
+      const taken = await this.take(manager, candidate, amount, 'wait');
+      if (taken) return taken;
     }
     return null;
   }
@@ -250,13 +251,14 @@ export class PaymentDetailsService {
    * A refused candidate's locks are dropped again by the savepoint, so two creates never hold
    * each other's refused details. The re-read runs after the lock is granted, so its pending
    * count sees every payin committed by the previous holder: max_pending is never overshot.
+   * Returns the detail as that re-read found it, or null when it was refused.
    */
   private async take(
     manager: EntityManager,
     candidate: Candidate,
     amount: Decimal,
     lock: 'try' | 'wait' | 'none',
-  ): Promise<boolean> {
+  ): Promise<PaymentDetail | null> {
     await manager.query('SAVEPOINT payment_detail_take');
     const locked =
       lock === 'try'
@@ -275,9 +277,9 @@ export class PaymentDetailsService {
             true)
           : true;
     const [row] = locked
-      ? await queryRows<{ max_pending: number | null; fits: boolean }>(
+      ? await queryRows<Record<string, unknown> & { max_pending: number | null; fits: boolean }>(
           manager,
-          `SELECT d.max_pending, (d.max_pending IS NULL OR d.max_pending > (${PENDING_COUNT})) AS fits
+          `SELECT d.*, (d.max_pending IS NULL OR d.max_pending > (${PENDING_COUNT})) AS fits
              FROM payment_details d
             WHERE d.id = $1 AND ${FITS}
               FOR KEY SHARE`,
@@ -287,7 +289,7 @@ export class PaymentDetailsService {
     const taken = Boolean(row?.fits) && !(lock === 'none' && row.max_pending !== null);
     if (taken) {
       await manager.query('RELEASE SAVEPOINT payment_detail_take');
-      return true;
+      return hydrate(manager, PaymentDetail, row);
     }
     await manager.query('ROLLBACK TO SAVEPOINT payment_detail_take');
     await manager.query('RELEASE SAVEPOINT payment_detail_take');
@@ -295,11 +297,7 @@ export class PaymentDetailsService {
     if (lock === 'none' && row?.max_pending != null) {
       return this.take(manager, { ...candidate, max_pending: row.max_pending }, amount, 'wait');
     }
-    return false;
-  }
-
-  private load(manager: EntityManager, candidate: Candidate): Promise<PaymentDetail> {
-    return manager.findOneByOrFail(PaymentDetail, { id: candidate.id });
+    return null;
   }
 
   /** The full card number of a detail, for the transaction copy (sealed again there). */

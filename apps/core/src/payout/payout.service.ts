@@ -4,7 +4,7 @@ import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager } from 'typeorm';
 import { AppConfig, APP_CONFIG } from '@app/config';
 import { FieldCipher, isValidCardNumber, maskCardNumber, stableHash } from '@app/crypto';
-import { Store, Transaction } from '@app/database';
+import { Store } from '@app/database';
 import { AppException, ErrorCode } from '@app/errors';
 import { formatMoney, money } from '../common/money';
 import {
@@ -61,7 +61,7 @@ export class PayoutService {
           if (existing) return repeatOf(existing, requestHash);
         }
         const id = randomUUID();
-        await insertTransaction(manager, {
+        const transaction = await insertTransaction(manager, {
           id,
           type: 'payout',
           merchantId: store.merchantId,
@@ -77,7 +77,6 @@ export class PayoutService {
           payCardNumberEnc: this.cipher.encrypt(input.cardNumber),
           payCardNumberMasked: maskCardNumber(input.cardNumber),
         });
-        const transaction = await manager.findOneByOrFail(Transaction, { id });
         // Books the debit; ERROR_INSUFFICIENT_BALANCE here rolls back the insert as well.
         await this.transitions.created(manager, transaction, 'merchant');
         return { transactionId: id, created: true };

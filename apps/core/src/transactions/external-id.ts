@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { Transaction, TransactionType } from '@app/database';
 import { AppException, ErrorCode } from '@app/errors';
+import { hydrate } from '../common/sql';
 import { CreatedTransaction } from './transaction-results';
 
 /**
@@ -32,18 +33,25 @@ export function repeatOf(existing: Transaction, requestHash: string): CreatedTra
   return { transactionId: existing.id, created: false };
 }
 
-/** Inserts a new transaction unless its externalId was taken meanwhile (then throws ExternalIdTaken, rolling back the caller). */
+/**
+ * Inserts a new transaction unless its externalId was taken meanwhile (then throws
+ * ExternalIdTaken, rolling back the caller), and returns it as stored, the database's defaults
+ * and clock included.
+ */
 export async function insertTransaction(
   manager: EntityManager,
   values: QueryDeepPartialEntity<Transaction>,
-): Promise<void> {
+): Promise<Transaction> {
   const result = await manager
     .createQueryBuilder()
     .insert()
     .into(Transaction)
     .values(values)
     .orIgnore()
-    .returning(['id'])
+    .returning('*')
+    .updateEntity(false)
     .execute();
-  if ((result.raw as unknown[]).length === 0) throw new ExternalIdTaken();
+  const [row] = result.raw as Record<string, unknown>[];
+  if (!row) throw new ExternalIdTaken();
+  return hydrate(manager, Transaction, row);
 }

@@ -39,16 +39,24 @@ export type AttemptOutcome =
  */
 @Injectable()
 export class WebhookEventRepository {
+  /**
+   * Inserts a pending event and, in the same statement (one round trip fewer on every status
+   * change), notifies `wakeChannel`, which PostgreSQL delivers on commit only.
+   */
   async insert(
     manager: EntityManager,
     event: Pick<
       WebhookEvent,
       'id' | 'transactionId' | 'merchantId' | 'storeId' | 'payload' | 'url' | 'method'
     >,
+    wakeChannel: string,
   ): Promise<void> {
     await manager.query(
-      `INSERT INTO webhook_events (id, transaction_id, merchant_id, store_id, payload, url, method, status, attempts, next_attempt_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', 0, now())`,
+      `WITH event AS (
+         INSERT INTO webhook_events (id, transaction_id, merchant_id, store_id, payload, url, method, status, attempts, next_attempt_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 'pending', 0, now())
+         RETURNING 1)
+       SELECT pg_notify($8, '') FROM event`,
       [
         event.id,
         event.transactionId,
@@ -57,6 +65,7 @@ export class WebhookEventRepository {
         JSON.stringify(event.payload),
         event.url,
         event.method,
+        wakeChannel,
       ],
     );
   }

@@ -31,17 +31,20 @@ export class WebhookOutboxService {
     const target = await this.targetOf(manager, transaction);
     if (!target) return null;
     const id = randomUUID();
-    await this.events.insert(manager, {
-      id,
-      transactionId: transaction.id,
-      merchantId: transaction.merchantId,
-      storeId: transaction.storeId,
-      payload: { ...buildWebhookFields(id, transaction) },
-      url: target.url,
-      method: target.method,
-    });
-    // Delivered by PostgreSQL on commit only, so no dispatcher wakes for a rolled-back change.
-    await manager.query(`SELECT pg_notify($1, '')`, [WEBHOOK_PENDING_CHANNEL]);
+    await this.events.insert(
+      manager,
+      {
+        id,
+        transactionId: transaction.id,
+        merchantId: transaction.merchantId,
+        storeId: transaction.storeId,
+        payload: { ...buildWebhookFields(id, transaction) },
+        url: target.url,
+        method: target.method,
+      },
+      // Delivered by PostgreSQL on commit only, so no dispatcher wakes for a rolled-back change.
+      WEBHOOK_PENDING_CHANNEL,
+    );
     return id;
   }
 
