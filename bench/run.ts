@@ -41,6 +41,7 @@ import {
   SCENARIOS,
   SOAK_MEASUREMENT,
   SystemKind,
+  rotatedForRound,
 } from './lib/scenarios';
 import { Fixtures, seedFixtures } from './lib/seed';
 import { spread } from './lib/stats';
@@ -225,7 +226,7 @@ class Bench {
     try {
       system = await this.startSystem(scenario.system);
       let last: RoundResult | undefined;
-      for (const def of scenario.measurements) {
+      for (const def of rotatedForRound(scenario.measurements, round, this.options.rounds)) {
         const connections = def.connections(this.options);
         const duration = def.duration(this.options);
         this.say(
