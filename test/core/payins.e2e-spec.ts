@@ -288,6 +288,24 @@ describe('core API: payins', () => {
     });
   });
 
+  describe('merchant access flag', () => {
+    it('refuses every merchant write with 403 ERROR_ACCESS_PAYIN_DISABLED once the operator turns payins off', async () => {
+      const store = await kit.storeWithDetails();
+      const { body } = await kit.createPayin(store.storeId).expect(200);
+      await kit.ops.setFlags(store.merchantId, { payinEnabled: false });
+      const refused = { message: 'ERROR_ACCESS_PAYIN_DISABLED' };
+      await kit.createPayin(store.storeId).expect(403, refused);
+      await kit.move('payins', body.transactionId, 'cancel', store.storeId).expect(403, refused);
+      await kit.move('payins', body.transactionId, 'confirm', store.storeId).expect(403, refused);
+      await kit.uploadProof(body.transactionId, store.storeId, PNG).expect(403, refused);
+      expect(await kit.history(body.transactionId)).toEqual([
+        { from: null, to: 'pending', actor: 'merchant' },
+      ]);
+      await kit.ops.setFlags(store.merchantId, { payinEnabled: true });
+      await kit.move('payins', body.transactionId, 'cancel', store.storeId).expect(200);
+    });
+  });
+
   describe('cancel and confirm', () => {
     it('cancels a pending payin once; a second cancel or a confirm is 409 and changes nothing', async () => {
       const store = await kit.storeWithDetails();

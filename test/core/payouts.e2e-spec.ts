@@ -38,6 +38,21 @@ describe('core API: payouts', () => {
     await kit.assertLedgerInvariant(store.merchantId);
   });
 
+  it('refuses create and cancel with 403 ERROR_ACCESS_PAYOUT_DISABLED once the operator turns payouts off, moving no money', async () => {
+    const store = await kit.ops.createStore();
+    await kit.ops.fund(store.storeId, 100);
+    const { body } = await kit.createPayout(store.storeId).expect(200);
+    await kit.ops.setFlags(store.merchantId, { payoutEnabled: false });
+    const refused = { message: 'ERROR_ACCESS_PAYOUT_DISABLED' };
+    await kit.createPayout(store.storeId).expect(403, refused);
+    await kit.move('payouts', body.transactionId, 'cancel', store.storeId).expect(403, refused);
+    expect(await kit.balance(store.storeId)).toBe('90.00');
+    await kit.ops.setFlags(store.merchantId, { payoutEnabled: true });
+    await kit.move('payouts', body.transactionId, 'cancel', store.storeId).expect(200);
+    expect(await kit.balance(store.storeId)).toBe('100.00');
+    await kit.assertLedgerInvariant(store.merchantId);
+  });
+
   it('refuses a payout beyond the balance with 409 ERROR_INSUFFICIENT_BALANCE and writes nothing', async () => {
     const store = await kit.ops.createStore();
     await kit.ops.fund(store.storeId, 10);

@@ -4,7 +4,7 @@ import { pathPayload, sign } from '@app/signature';
 import { PNG } from '../support/documents';
 import { SigningClient } from '../support/signing-client';
 import { RunningApp, startMerchantApi, startSystem, TestSystem } from '../support/system';
-import { merchantKit, overwriteSealedToken, withoutMerchantRow } from './merchant-kit';
+import { merchantKit, overwriteSealedToken, untilStatus, withoutMerchantRow } from './merchant-kit';
 
 /** merchant-api.md 5.2 and 5.3, decisions.md section 2 (order of checks) and section 3 (replay protection). */
 describe('merchant authentication and access', () => {
@@ -64,9 +64,9 @@ describe('merchant authentication and access', () => {
       // Authenticated once first, so the credentials are cached: the change must still show.
       await client.get('/api/v1/merchant/balance/changes').expect(200);
       await overwriteSealedToken(kit.db(), store.storeId, 'v1.broken.record.value');
-      await client
-        .get('/api/v1/merchant/balance/changes')
-        .expect(401, { message: 'ERROR_PUBLIC_TOKEN_INVALID' });
+      const res = await untilStatus(() => client.get('/api/v1/merchant/balance/changes'), 401);
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ message: 'ERROR_PUBLIC_TOKEN_INVALID' });
     });
 
     it('ERROR_SIGNATURE_INVALID for a known token and a wrong signature', async () => {
@@ -98,14 +98,18 @@ describe('merchant authentication and access', () => {
   });
 
   describe('access flags: 403 after authentication, before validation', () => {
+    // The guard reads the flags from a cache the merchant API updates a few milliseconds after
+    // the operator's change commits; the core checks them again on every write, so writes are
+    // refused from the operator's reply on (the last test). Reads wait for the cache to follow.
     it('payin disabled: ERROR_ACCESS_PAYIN_DISABLED on all five payin operations; payouts still work', async () => {
       const { store, client } = await kit.merchant({ funded: 100 });
       const existing = await kit.payin(client);
       await kit.ops.setFlags(store.merchantId, { payinEnabled: false });
       const forbidden = { message: 'ERROR_ACCESS_PAYIN_DISABLED' };
+      const read = () => client.onTransaction('get', 'payin', existing.transactionId);
+      expect((await untilStatus(read, 403)).body).toEqual(forbidden);
       // An invalid body still gets 403: access comes before validation.
       await client.send('post', '/api/v1/payin', { amount: -1 }).expect(403, forbidden);
-      await client.onTransaction('get', 'payin', existing.transactionId).expect(403, forbidden);
       await client.onTransaction('delete', 'payin', existing.transactionId).expect(403, forbidden);
       await client.onTransaction('patch', 'payin', existing.transactionId).expect(403, forbidden);
       await client
@@ -114,7 +118,7 @@ describe('merchant authentication and access', () => {
       expect(await kit.storedStatus(existing.transactionId)).toBe('pending');
       await kit.payout(client);
       await kit.ops.setFlags(store.merchantId, { payinEnabled: true });
-      await client.onTransaction('get', 'payin', existing.transactionId).expect(200);
+      expect((await untilStatus(read, 200)).status).toBe(200);
     });
 
     it('payout disabled: ERROR_ACCESS_PAYOUT_DISABLED on create and cancel', async () => {
@@ -133,9 +137,31 @@ describe('merchant authentication and access', () => {
     it('account disabled: ERROR_ACCESS_ACCOUNT_DISABLED on the balance list', async () => {
       const { store, client } = await kit.merchant();
       await kit.ops.setFlags(store.merchantId, { accountEnabled: false });
+      const res = await untilStatus(
+        () => client.get('/api/v1/merchant/balance/changes', { page: 0 }),
+        403,
+      );
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ message: 'ERROR_ACCESS_ACCOUNT_DISABLED' });
+    });
+
+    it('a write is refused even while the guard still holds the old flags: the core checks them too', async () => {
+      const { store, client } = await kit.merchant({ funded: 100 });
+      await kit.payout(client);
+      // Changed without the announcement the core makes, so the guard's cache keeps "enabled".
+      await kit
+        .db()
+        .query('UPDATE merchants SET payout_enabled = false WHERE id = $1', [store.merchantId]);
       await client
-        .get('/api/v1/merchant/balance/changes', { page: 0 })
-        .expect(403, { message: 'ERROR_ACCESS_ACCOUNT_DISABLED' });
+        .send('post', '/api/v1/payout', { amount: 1, clientId: 1, cardNumber: '4111111111111111' })
+        .expect(403, { message: 'ERROR_ACCESS_PAYOUT_DISABLED' });
+      const [{ payouts }] = await kit
+        .db()
+        .query(`SELECT count(*)::int AS payouts FROM transactions WHERE store_id = $1`, [
+          store.storeId,
+        ]);
+      expect(payouts).toBe(1);
+      await kit.ops.setFlags(store.merchantId, { payoutEnabled: true });
     });
 
     it('authentication comes first: a bad signature on a disabled merchant is 401', async () => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { admin, TestStore } from '../support/factories';
 import { SigningClient } from '../support/signing-client';
@@ -84,7 +85,10 @@ export async function overwriteSealedToken(
   sealed: string,
 ): Promise<void> {
   await db.transaction(async (manager) => {
-    await manager.query('UPDATE stores SET private_token_enc = $1 WHERE id = $2', [sealed, storeId]);
+    await manager.query('UPDATE stores SET private_token_enc = $1 WHERE id = $2', [
+      sealed,
+      storeId,
+    ]);
     await manager.query(`SELECT pg_notify('gateway_store_changed', $1)`, [String(storeId)]);
   });
 }
@@ -98,6 +102,25 @@ export async function withoutForeignKeys(
     await manager.query(`SET LOCAL session_replication_role = replica`);
     await work((sql, params) => manager.query(sql, params));
   });
+}
+
+/**
+ * Sends `request()` until it is answered with `status` or `timeoutMs` passes, and returns the
+ * last answer. For changes the merchant API learns from a PostgreSQL notification, which it
+ * applies within milliseconds of the commit rather than before the writer's next statement.
+ */
+export async function untilStatus(
+  request: () => PromiseLike<Response>,
+  status: number,
+  timeoutMs = 3_000,
+): Promise<Response> {
+  const deadline = Date.now() + timeoutMs;
+  let res = await request();
+  while (res.status !== status && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    res = await request();
+  }
+  return res;
 }
 
 /** Removes a merchant's row while keeping its stores (ERROR_MERCHANT_NOT_FOUND), and puts it back. */

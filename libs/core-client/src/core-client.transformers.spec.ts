@@ -5,7 +5,8 @@ import replies from './fixtures/core-replies.json';
 
 /**
  * Replies recorded from the real core (payinCreated, payinFoundByExternalId, duplicatePaymentId,
- * statusMoved, statusConflict, insufficientBalance, validationFailed, serviceTokenInvalid), plus
+ * statusMoved, statusConflict, insufficientBalance, validationFailed, serviceTokenInvalid,
+ * payoutAccessDisabled, payinAccessDisabled, merchantNotFound), plus
  * the failures a real core does not produce on demand (proxy pages, garbage, missing ids).
  */
 const recorded = replies as Record<keyof typeof replies, CoreReply>;
@@ -76,6 +77,27 @@ describe('core reply transformers', () => {
       expect(error.code).toBe(ErrorCode.DUPLICATE_PAYMENT_ID);
       expect(error.status).toBe(409);
       expect(error.details).toBeUndefined();
+    });
+
+    it.each([
+      ['payoutAccessDisabled', ErrorCode.ACCESS_PAYOUT_DISABLED, 403],
+      ['payinAccessDisabled', ErrorCode.ACCESS_PAYIN_DISABLED, 403],
+      ['merchantNotFound', ErrorCode.MERCHANT_NOT_FOUND, 404],
+    ] as const)(
+      'passes the core refusing the merchant (%s) on as the guard would: %s, %i',
+      (name, code, status) => {
+        const error = thrown(() => parseCreateReply(recorded[name]));
+        expect(error.code).toBe(code);
+        expect(error.status).toBe(status);
+        expect(error.details).toBeUndefined();
+      },
+    );
+
+    it('does not take a merchant code with another status for the merchant refusal', () => {
+      const reply = { ...recorded.payoutAccessDisabled, status: 401 };
+      const error = thrown(() => parseCreateReply(reply));
+      expect(error.code).toBe(ErrorCode.CORE_REQUEST_FAILED);
+      expect(error.status).toBe(502);
     });
 
     it('answers 502 when the core refuses our service token, not 401 which would blame the merchant', () => {

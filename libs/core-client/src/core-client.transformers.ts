@@ -14,11 +14,21 @@ import {
  * - 2xx JSON: the result; a create reply without a transaction id is 500 ERROR_CORE_INVALID_RESPONSE.
  * - 4xx/5xx JSON: the core's status passed on, `{ message: ERROR_CORE_REQUEST_FAILED, details: <core body> }`;
  *   a repeated paymentId keeps its own code, ERROR_DUPLICATE_PAYMENT_ID (decisions.md section 3).
+ * - The core's own check of the merchant's access flags keeps its code and status (403
+ *   ERROR_ACCESS_*_DISABLED, 404 ERROR_MERCHANT_NOT_FOUND): the same answer the guard gives, for
+ *   the moments after an operator's change when the guard's cached flags are not yet updated.
  * - The core refusing our service token is our misconfiguration, not the merchant's: 502.
  * - Anything that is not a JSON object (an HTML error page, a proxy's text) is 502: it is never
  *   shown to the merchant.
  * - No reply at all: 504 on a timeout, 502 otherwise.
  */
+
+/** Refusals the core makes with the merchant API's own codes, passed on as they are. */
+const MERCHANT_REFUSALS = new Map<string, HttpStatus>([
+  [ErrorCode.ACCESS_PAYIN_DISABLED, HttpStatus.FORBIDDEN],
+  [ErrorCode.ACCESS_PAYOUT_DISABLED, HttpStatus.FORBIDDEN],
+  [ErrorCode.MERCHANT_NOT_FOUND, HttpStatus.NOT_FOUND],
+]);
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT']);
@@ -64,6 +74,9 @@ function successBody(reply: CoreReply): Record<string, unknown> {
 
 function failedReply(reply: CoreReply, body: Record<string, unknown> | null): AppException {
   if (!body || reply.status < 400 || reply.status > 599) return invalidReply(reply);
+  const refusal =
+    typeof body.message === 'string' ? MERCHANT_REFUSALS.get(body.message) : undefined;
+  if (refusal === reply.status) return new AppException(body.message as ErrorCode, refusal);
   if (reply.status === HttpStatus.UNAUTHORIZED || reply.status === HttpStatus.FORBIDDEN) {
     return new AppException(ErrorCode.CORE_REQUEST_FAILED, HttpStatus.BAD_GATEWAY, {
       reason: 'the core refused the merchant API service credentials',

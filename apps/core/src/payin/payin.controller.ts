@@ -42,9 +42,14 @@ import { PayinService } from './payin.service';
 @ApiResponse({ status: 400, type: CoreErrorDto, description: 'ERROR_INVALID_REQUEST' })
 @ApiResponse({ status: 401, type: CoreErrorDto, description: 'ERROR_SERVICE_TOKEN_INVALID' })
 @ApiResponse({
+  status: 403,
+  type: CoreErrorDto,
+  description: 'ERROR_ACCESS_PAYIN_DISABLED: the merchant’s access flag is off',
+})
+@ApiResponse({
   status: 404,
   type: CoreErrorDto,
-  description: 'ERROR_STORE_NOT_FOUND, ERROR_TRANSACTION_NOT_FOUND',
+  description: 'ERROR_STORE_NOT_FOUND, ERROR_MERCHANT_NOT_FOUND, ERROR_TRANSACTION_NOT_FOUND',
 })
 @ApiResponse({
   status: 409,

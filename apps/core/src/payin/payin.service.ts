@@ -4,12 +4,13 @@ import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager } from 'typeorm';
 import { AppConfig, APP_CONFIG } from '@app/config';
 import { FieldCipher, stableHash } from '@app/crypto';
-import { Store, Transaction } from '@app/database';
+import { Transaction } from '@app/database';
 import { detectDocumentType, safeFileName } from '@app/documents';
 import { AppException, ErrorCode } from '@app/errors';
 import { formatMoney, money, payinFee, settlementAmount } from '../common/money';
 import { PaymentDetailsService } from '../payment-details/payment-details.service';
 import { PROOF_STORAGE, ProofStorage } from '../proof/proof-storage';
+import { storeForMerchantCall } from '../stores/merchant-access';
 import {
   ExternalIdTaken,
   findByExternalId,
@@ -76,8 +77,7 @@ export class PayinService {
     const requestHash = payinRequestHash(input);
     try {
       return await this.manager.transaction(async (manager) => {
-        const store = await manager.findOne(Store, { where: { id: input.storeId } });
-        if (!store) throw new AppException(ErrorCode.STORE_NOT_FOUND, HttpStatus.NOT_FOUND);
+        const store = await storeForMerchantCall(manager, input.storeId, 'payin');
         if (input.externalId !== undefined) {
           const existing = await findByExternalId(manager, store.id, 'payin', input.externalId);
           if (existing) return repeatOf(existing, requestHash);
@@ -153,17 +153,17 @@ export class PayinService {
 
   /** Merchant cancel: pending only. */
   cancel(storeId: number, id: string): Promise<TransactionStatusResult> {
-    return this.move({ type: 'payin', storeId }, id, 'cancel', 'merchant');
+    return this.move({ type: 'payin', storeId, access: 'payin' }, id, 'cancel', 'merchant');
   }
 
   /** Merchant confirm ("the payer says it has paid"). */
   confirm(storeId: number, id: string): Promise<TransactionStatusResult> {
-    return this.move({ type: 'payin', storeId }, id, 'confirm', 'merchant');
+    return this.move({ type: 'payin', storeId, access: 'payin' }, id, 'confirm', 'merchant');
   }
 
   /** Proof upload by the merchant on the payer's behalf. */
   uploadProof(storeId: number, id: string, file: ProofFile): Promise<TransactionStatusResult> {
-    return this.attachProof({ type: 'payin', storeId }, id, file, 'merchant');
+    return this.attachProof({ type: 'payin', storeId, access: 'payin' }, id, file, 'merchant');
   }
 
   /** The payer on the hosted payment page says it has paid. No store scope: the page knows only the id. */

@@ -4,9 +4,9 @@ import { InjectEntityManager } from '@nestjs/typeorm';
 import { EntityManager } from 'typeorm';
 import { AppConfig, APP_CONFIG } from '@app/config';
 import { FieldCipher, isValidCardNumber, maskCardNumber, stableHash } from '@app/crypto';
-import { Store } from '@app/database';
 import { AppException, ErrorCode } from '@app/errors';
 import { formatMoney, money } from '../common/money';
+import { storeForMerchantCall } from '../stores/merchant-access';
 import {
   ExternalIdTaken,
   findByExternalId,
@@ -54,8 +54,7 @@ export class PayoutService {
     const requestHash = this.requestHash(input);
     try {
       return await this.manager.transaction(async (manager) => {
-        const store = await manager.findOne(Store, { where: { id: input.storeId } });
-        if (!store) throw new AppException(ErrorCode.STORE_NOT_FOUND, HttpStatus.NOT_FOUND);
+        const store = await storeForMerchantCall(manager, input.storeId, 'payout');
         if (input.externalId !== undefined) {
           const existing = await findByExternalId(manager, store.id, 'payout', input.externalId);
           if (existing) return repeatOf(existing, requestHash);
@@ -98,7 +97,11 @@ export class PayoutService {
   /** Merchant cancel: pending only; the debit is credited back. */
   async cancel(storeId: number, id: string): Promise<TransactionStatusResult> {
     return this.manager.transaction(async (manager) => {
-      const transaction = await this.transitions.lock(manager, id, { type: 'payout', storeId });
+      const transaction = await this.transitions.lock(manager, id, {
+        type: 'payout',
+        storeId,
+        access: 'payout',
+      });
       const updated = await this.transitions.apply(
         manager,
         transaction,

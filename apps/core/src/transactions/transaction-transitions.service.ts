@@ -4,6 +4,7 @@ import { Transaction, TransactionStatus, TransactionType } from '@app/database';
 import { AppException, ErrorCode } from '@app/errors';
 import { money, settlementAmount } from '../common/money';
 import { LedgerService } from '../ledger/ledger.service';
+import { MerchantAccess, storeForMerchantCall } from '../stores/merchant-access';
 import { TransactionHistoryService } from './transaction-history.service';
 import { balanceFlowsOf, nextStatus, TransitionAction } from './transaction-state';
 
@@ -11,6 +12,8 @@ import { balanceFlowsOf, nextStatus, TransitionAction } from './transaction-stat
 export interface TransactionScope {
   type?: TransactionType;
   storeId?: number;
+  /** A merchant's call: its access flag is checked (403) before the transaction is looked up. */
+  access?: MerchantAccess;
 }
 
 /**
@@ -26,8 +29,14 @@ export class TransactionTransitionsService {
     private readonly ledger: LedgerService,
   ) {}
 
-  /** Locks the transaction for update; outside the scope it does not exist (404). */
+  /**
+   * Locks the transaction for update; outside the scope it does not exist (404). A merchant's
+   * scope first needs its access flag (403).
+   */
   async lock(manager: EntityManager, id: string, scope: TransactionScope): Promise<Transaction> {
+    if (scope.access && scope.storeId !== undefined) {
+      await storeForMerchantCall(manager, scope.storeId, scope.access);
+    }
     const transaction = await manager.findOne(Transaction, {
       where: { id },
       lock: { mode: 'pessimistic_write' },

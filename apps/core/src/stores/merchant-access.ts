@@ -1,0 +1,36 @@
+import { HttpStatus } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { Store } from '@app/database';
+import { AppException, ErrorCode } from '@app/errors';
+
+/** Which of a merchant's access flags a merchant call needs. */
+export type MerchantAccess = 'payin' | 'payout';
+
+const REFUSAL: Record<MerchantAccess, ErrorCode> = {
+  payin: ErrorCode.ACCESS_PAYIN_DISABLED,
+  payout: ErrorCode.ACCESS_PAYOUT_DISABLED,
+};
+
+/**
+ * The store a merchant call acts for, read in the caller's DB transaction together with its
+ * merchant's access flags; 404 without the store or its merchant, 403 when the flag is off.
+ *
+ * The merchant API checks the same flags first, from a cache that learns of an operator's change
+ * a few milliseconds after it commits. This read is what makes the change final for every write
+ * that reaches the core after the operator's reply, whatever that cache still holds.
+ */
+export async function storeForMerchantCall(
+  manager: EntityManager,
+  storeId: number,
+  access: MerchantAccess,
+): Promise<Store> {
+  const store = await manager.findOne(Store, {
+    where: { id: storeId },
+    relations: { merchant: true },
+  });
+  if (!store) throw new AppException(ErrorCode.STORE_NOT_FOUND, HttpStatus.NOT_FOUND);
+  if (!store.merchant) throw new AppException(ErrorCode.MERCHANT_NOT_FOUND, HttpStatus.NOT_FOUND);
+  const enabled = access === 'payin' ? store.merchant.payinEnabled : store.merchant.payoutEnabled;
+  if (!enabled) throw new AppException(REFUSAL[access], HttpStatus.FORBIDDEN);
+  return store;
+}
