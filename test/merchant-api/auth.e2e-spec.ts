@@ -87,13 +87,13 @@ describe('merchant authentication and access', () => {
         });
     });
 
-    it('a token rotated by the operator stops working at once', async () => {
+    it('a token rotated by the operator stops working within moments, although it was cached', async () => {
       const { store, client } = await kit.merchant();
       await client.get('/api/v1/merchant/balance/changes').expect(200);
       await kit.ops.call('post', `/stores/${store.storeId}/rotate-tokens`).expect(200);
-      await client
-        .get('/api/v1/merchant/balance/changes')
-        .expect(401, { message: 'ERROR_PUBLIC_TOKEN_INVALID' });
+      const res = await untilStatus(() => client.get('/api/v1/merchant/balance/changes'), 401);
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ message: 'ERROR_PUBLIC_TOKEN_INVALID' });
     });
   });
 
