@@ -147,6 +147,19 @@ describe('core API: payins', () => {
       expect(theirs.body.created).toBe(true);
     });
 
+    it('answers a repeat with the first payin even when the pool has nothing left for a new one', async () => {
+      const store = await kit.storeWithDetails({ maxPending: 1 });
+      const first = await kit.createPayin(store.storeId, { externalId: 'full-pool' }).expect(200);
+      await kit
+        .createPayin(store.storeId, { externalId: 'other' })
+        .expect(409, { message: 'ERROR_NO_PAYMENT_DETAILS_AVAILABLE' });
+      const repeat = await kit.createPayin(store.storeId, { externalId: 'full-pool' }).expect(200);
+      expect(repeat.body).toEqual({ transactionId: first.body.transactionId, created: false });
+      await kit
+        .createPayin(store.storeId, { externalId: 'full-pool', description: 'changed' })
+        .expect(409, { message: 'ERROR_DUPLICATE_PAYMENT_ID' });
+    });
+
     it('makes exactly one payin out of concurrent duplicates', async () => {
       const store = await kit.storeWithDetails();
       const results = await Promise.all(

@@ -71,17 +71,14 @@ export class PayinService {
   /**
    * Creates a pending payin with receiving details from the pool. A repeated externalId with the
    * same parameters answers the first payin (`created: false`); with other parameters it is 409
-   * ERROR_DUPLICATE_PAYMENT_ID. The unique index decides between concurrent duplicates.
+   * ERROR_DUPLICATE_PAYMENT_ID. The unique index decides, also between concurrent duplicates:
+   * a new payin (the usual case) costs no lookup before its insert.
    */
   async create(input: CreatePayinInput): Promise<CreatedTransaction> {
     const requestHash = payinRequestHash(input);
     try {
       return await this.manager.transaction(async (manager) => {
         const store = await storeForMerchantCall(manager, input.storeId, 'payin');
-        if (input.externalId !== undefined) {
-          const existing = await findByExternalId(manager, store.id, 'payin', input.externalId);
-          if (existing) return repeatOf(existing, requestHash);
-        }
 
         const amount = money(input.amount);
         const detail = await this.details.draw(manager, store.merchantId, amount);
@@ -137,8 +134,13 @@ export class PayinService {
         return { transactionId: id, created: true };
       });
     } catch (error) {
-      if (error instanceof ExternalIdTaken && input.externalId !== undefined) {
-        // A concurrent create with the same externalId committed first: answer as a repeat.
+      if (
+        input.externalId !== undefined &&
+        (error instanceof ExternalIdTaken ||
+          (error instanceof AppException && error.code === ErrorCode.NO_PAYMENT_DETAILS_AVAILABLE))
+      ) {
+        // A repeat shows here: its insert was skipped, or the pool had nothing left for it,
+        // which does not matter to a payin that got its details the first time.
         const existing = await findByExternalId(
           this.manager,
           input.storeId,

@@ -55,10 +55,6 @@ export class PayoutService {
     try {
       return await this.manager.transaction(async (manager) => {
         const store = await storeForMerchantCall(manager, input.storeId, 'payout');
-        if (input.externalId !== undefined) {
-          const existing = await findByExternalId(manager, store.id, 'payout', input.externalId);
-          if (existing) return repeatOf(existing, requestHash);
-        }
         const id = randomUUID();
         const transaction = await insertTransaction(manager, {
           id,

@@ -13,7 +13,7 @@ import { CreatedTransaction } from './transaction-results';
  */
 export class ExternalIdTaken extends Error {
   constructor() {
-    super('externalId already taken by a concurrent create');
+    super('externalId already taken');
   }
 }
 

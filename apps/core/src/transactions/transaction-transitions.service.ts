@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { Transaction, TransactionStatus, TransactionType } from '@app/database';
 import { AppException, ErrorCode } from '@app/errors';
 import { money, settlementAmount } from '../common/money';
+import { hydrate, queryRows } from '../common/sql';
 import { LedgerService } from '../ledger/ledger.service';
 import { MerchantAccess, storeForMerchantCall } from '../stores/merchant-access';
 import { TransactionHistoryService } from './transaction-history.service';
@@ -37,10 +38,12 @@ export class TransactionTransitionsService {
     if (scope.access && scope.storeId !== undefined) {
       await storeForMerchantCall(manager, scope.storeId, scope.access);
     }
-    const transaction = await manager.findOne(Transaction, {
-      where: { id },
-      lock: { mode: 'pessimistic_write' },
-    });
+    const [row] = await queryRows<Record<string, unknown>>(
+      manager,
+      'SELECT * FROM transactions WHERE id = $1 FOR UPDATE',
+      [id],
+    );
+    const transaction = row ? hydrate(manager, Transaction, row) : null;
     if (
       !transaction ||
       (scope.type && transaction.type !== scope.type) ||
@@ -73,8 +76,15 @@ export class TransactionTransitionsService {
     }
     const set: Partial<Transaction> = { ...columns, status: to };
     if (to === 'proof_requested') set.proofRequested = true;
-    await manager.update(Transaction, { id: transaction.id }, set);
-    const updated = await manager.findOneByOrFail(Transaction, { id: transaction.id });
+    const result = await manager
+      .createQueryBuilder()
+      .update(Transaction)
+      .set(set)
+      .where('id = :id', { id: transaction.id })
+      .returning('*')
+      .updateEntity(false)
+      .execute();
+    const updated = hydrate(manager, Transaction, (result.raw as Record<string, unknown>[])[0]);
     await this.history.record(manager, { transaction: updated, from, actor });
     await this.book(manager, updated, from, to);
     return updated;

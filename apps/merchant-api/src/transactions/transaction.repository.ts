@@ -14,17 +14,34 @@ import {
  */
 @Injectable()
 export class TransactionRepository {
-  constructor(private readonly dataSource: DataSource) {}
+  /**
+   * Built once from the entity's metadata: each column aliased to its property, so the driver's
+   * row already has the entity's shape. Every create and every cache miss runs it, and TypeORM's
+   * find built the same statement anew each time (docs/benchmarks.md).
+   */
+  private readonly findSql: string;
+
+  constructor(private readonly dataSource: DataSource) {
+    const metadata = dataSource.getMetadata(Transaction);
+    const columns = TRANSACTION_RECORD_COLUMNS.map((property) => {
+      const column = metadata.findColumnWithPropertyName(property);
+      if (!column) throw new Error(`transactions has no column for ${property}`);
+      return `"${column.databaseName}" AS "${property}"`;
+    });
+    this.findSql = `SELECT ${columns.join(', ')} FROM transactions
+                     WHERE id = $1 AND merchant_id = $2 AND type = $3`;
+  }
 
   async findForMerchant(
     merchantId: number,
     type: TransactionType,
     transactionId: string,
   ): Promise<TransactionRecord | null> {
-    const row = await this.dataSource.getRepository(Transaction).findOne({
-      select: TRANSACTION_RECORD_COLUMNS,
-      where: { id: transactionId.toLowerCase(), merchantId, type },
-    });
-    return row ? toTransactionRecord(row) : null;
+    const rows: Transaction[] = await this.dataSource.query(this.findSql, [
+      transactionId.toLowerCase(),
+      merchantId,
+      type,
+    ]);
+    return rows.length > 0 ? toTransactionRecord(rows[0]) : null;
   }
 }
