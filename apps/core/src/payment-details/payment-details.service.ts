@@ -79,6 +79,10 @@ interface Candidate {
   max_pending: number | null;
 }
 
+/** What trying the candidates' locks in order came to. */
+type FirstFree =
+  'all busy' | { taken: PaymentDetail; refusedId?: never } | { taken?: never; refusedId: number };
+
 /**
  * The pool of receiving details. An operator adds and tunes them; every payin create draws one
  * inside its own transaction (`draw`).
@@ -193,11 +197,13 @@ export class PaymentDetailsService {
    * "Payment details pool"):
    * 1. The least recently assigned fitting detail (by its latest committed payin) that no other
    *    create is assigning right now (a try of its advisory lock) wins. Sequential creates thus
-   *    take the pool in turn.
+   *    take the pool in turn. One statement tries the candidates in order and reads the first
+   *    free one, so a busy pool costs no more round trips than an idle one.
    * 2. When every fitting detail is busy, a detail without a limit is taken by rotation (a
-   *    sequence ticket), without waiting: concurrent creates spread evenly across the pool.
+   *    sequence ticket, drawn with the candidates), without waiting: concurrent creates spread
+   *    evenly across the pool.
    * 3. Only details with a limit remain: wait for their lock in turn, as the count must.
-   * Whatever is taken is re-read under FOR KEY SHARE, which an operator's change (FOR UPDATE)
+   * Whatever is taken is read under FOR KEY SHARE, which an operator's change (FOR UPDATE)
    * waits for and which waits for it, so a detail disabled or narrowed before the create gets
    * there is never assigned after the change returned.
    */
@@ -206,9 +212,10 @@ export class PaymentDetailsService {
     merchantId: number,
     amount: Decimal,
   ): Promise<PaymentDetail | null> {
-    const candidates = await queryRows<Candidate>(
+    const candidates = await queryRows<Candidate & { ticket: string }>(
       manager,
-      `SELECT d.id, d.max_pending
+      `SELECT d.id, d.max_pending,
+              (SELECT nextval('payment_detail_rotation_seq'))::text AS ticket
          FROM payment_details d
          LEFT JOIN LATERAL (SELECT t.created_at FROM transactions t
                              WHERE t.payment_detail_id = d.id
@@ -221,22 +228,20 @@ export class PaymentDetailsService {
         LIMIT ${MAX_CANDIDATES}`,
       [merchantId, formatMoney(amount)],
     );
-    for (const candidate of candidates) {
-      const taken = await this.take(manager, candidate, amount, 'try');
-      if (taken) return taken;
+    if (candidates.length === 0) return null;
+    let untried: Candidate[] = candidates;
+    while (untried.length > 0) {
+      const attempt = await this.takeFirstFree(manager, untried, amount);
+      if (attempt === 'all busy') break;
+      if (attempt.taken) return attempt.taken;
+      untried = untried.slice(untried.findIndex((c) => c.id === attempt.refusedId) + 1);
     }
     const unlimited = candidates.filter((candidate) => candidate.max_pending === null);
-    if (unlimited.length > 0) {
-      const [{ ticket }] = await queryRows<{ ticket: string }>(
-        manager,
-        `SELECT nextval('payment_detail_rotation_seq')::text AS ticket`,
-      );
-      const first = Number(BigInt(ticket) % BigInt(unlimited.length));
-      for (let i = 0; i < unlimited.length; i++) {
-        const candidate = unlimited[(first + i) % unlimited.length];
-        const taken = await this.take(manager, candidate, amount, 'none');
-        if (taken) return taken;
-      }
+    const first = Number(BigInt(candidates[0].ticket) % BigInt(Math.max(unlimited.length, 1)));
+    for (let i = 0; i < unlimited.length; i++) {
+      const candidate = unlimited[(first + i) % unlimited.length];
+      const taken = await this.take(manager, candidate, amount, 'none');
+      if (taken) return taken;
     }
     for (const candidate of candidates.filter((c) => c.max_pending !== null)) {
       const taken = await this.take(manager, candidate, amount, 'wait');
@@ -246,57 +251,104 @@ export class PaymentDetailsService {
   }
 
   /**
-   * Takes `candidate` for this create if it still fits, holding its advisory lock (`try`: only
-   * if free; `wait`: waiting for it; `none`: without it, for a detail without a limit only).
-   * A refused candidate's locks are dropped again by the savepoint, so two creates never hold
-   * each other's refused details. The re-read runs after the lock is granted, so its pending
-   * count sees every payin committed by the previous holder: max_pending is never overshot.
-   * Returns the detail as that re-read found it, or null when it was refused.
+   * Step 1 of `draw`: tries the advisory locks of `candidates` in order and reads the first one
+   * granted, in one statement (a failed try holds nothing, so at most one lock is taken). A
+   * detail without a limit is taken as read. A limited one is read again, now that the lock is
+   * held, so its pending count sees every payin the previous holder committed. A refused
+   * detail's lock is dropped again by the savepoint, and its id is returned so the caller goes
+   * on after it.
+   */
+  private async takeFirstFree(
+    manager: EntityManager,
+    candidates: Candidate[],
+    amount: Decimal,
+  ): Promise<FirstFree> {
+    await manager.query('SAVEPOINT payment_detail_take');
+    const [row] = await queryRows<
+      Record<string, unknown> & { id: number; max_pending: number | null; fits_now: boolean }
+    >(
+      manager,
+      `WITH granted AS (
+         SELECT c.id FROM unnest($1::int[]) AS c(id)
+          WHERE pg_try_advisory_xact_lock(${DRAW_LOCK_SPACE}, c.id)
+          LIMIT 1)
+       SELECT d.*, (${FITS}) AS fits_now
+         FROM payment_details d
+        WHERE d.id = (SELECT id FROM granted)
+          FOR KEY SHARE`,
+      [candidates.map((c) => c.id), formatMoney(amount)],
+    );
+    if (!row) {
+      await manager.query('RELEASE SAVEPOINT payment_detail_take');
+      return 'all busy';
+    }
+    let taken: Record<string, unknown> | undefined;
+    if (row.fits_now && row.max_pending === null) taken = row;
+    else if (row.fits_now) taken = await this.readFitting(manager, row.id, amount);
+    if (taken) {
+      await manager.query('RELEASE SAVEPOINT payment_detail_take');
+      return { taken: hydrate(manager, PaymentDetail, taken) };
+    }
+    await manager.query('ROLLBACK TO SAVEPOINT payment_detail_take');
+    await manager.query('RELEASE SAVEPOINT payment_detail_take');
+    return { refusedId: row.id };
+  }
+
+  /** Detail `id` under FOR KEY SHARE if it fits `amount` and its limit, else undefined. */
+  private async readFitting(
+    manager: EntityManager,
+    id: number,
+    amount: Decimal,
+  ): Promise<(Record<string, unknown> & { max_pending: number | null }) | undefined> {
+    const [row] = await queryRows<
+      Record<string, unknown> & { max_pending: number | null; fits: boolean }
+    >(
+      manager,
+      `SELECT d.*, (d.max_pending IS NULL OR d.max_pending > (${PENDING_COUNT})) AS fits
+         FROM payment_details d
+        WHERE d.id = $1 AND ${FITS}
+          FOR KEY SHARE`,
+      [id, formatMoney(amount)],
+    );
+    return row?.fits ? row : undefined;
+  }
+
+  /**
+   * Takes `candidate` for this create if it still fits, holding its advisory lock (`wait`:
+   * waiting for it; `none`: without it, for a detail without a limit only). A refused `wait`
+   * candidate's lock is dropped again by the savepoint, so two creates never hold each other's
+   * refused details; `none` takes no advisory lock, so it needs no savepoint. The read runs after
+   * the lock is granted, so its pending count sees every payin committed by the previous holder:
+   * max_pending is never overshot. Returns the detail as that read found it, or null when it
+   * was refused.
    */
   private async take(
     manager: EntityManager,
     candidate: Candidate,
     amount: Decimal,
-    lock: 'try' | 'wait' | 'none',
+    lock: 'wait' | 'none',
   ): Promise<PaymentDetail | null> {
+    if (lock === 'none') {
+      const [row] = await queryRows<Record<string, unknown> & { max_pending: number | null }>(
+        manager,
+        `SELECT d.* FROM payment_details d WHERE d.id = $1 AND ${FITS} FOR KEY SHARE`,
+        [candidate.id, formatMoney(amount)],
+      );
+      if (row && row.max_pending === null) return hydrate(manager, PaymentDetail, row);
+      // An operator set a limit after the candidates were read: counting needs the lock after all.
+      return row
+        ? this.take(manager, { ...candidate, max_pending: row.max_pending }, amount, 'wait')
+        : null;
+    }
     await manager.query('SAVEPOINT payment_detail_take');
-    const locked =
-      lock === 'try'
-        ? (
-            await queryRows<{ locked: boolean }>(
-              manager,
-              'SELECT pg_try_advisory_xact_lock($1, $2) AS locked',
-              [DRAW_LOCK_SPACE, candidate.id],
-            )
-          )[0].locked
-        : lock === 'wait'
-          ? (await manager.query('SELECT pg_advisory_xact_lock($1, $2)', [
-              DRAW_LOCK_SPACE,
-              candidate.id,
-            ]),
-            true)
-          : true;
-    const [row] = locked
-      ? await queryRows<Record<string, unknown> & { max_pending: number | null; fits: boolean }>(
-          manager,
-          `SELECT d.*, (d.max_pending IS NULL OR d.max_pending > (${PENDING_COUNT})) AS fits
-             FROM payment_details d
-            WHERE d.id = $1 AND ${FITS}
-              FOR KEY SHARE`,
-          [candidate.id, formatMoney(amount)],
-        )
-      : [];
-    const taken = Boolean(row?.fits) && !(lock === 'none' && row.max_pending !== null);
-    if (taken) {
+    await manager.query('SELECT pg_advisory_xact_lock($1, $2)', [DRAW_LOCK_SPACE, candidate.id]);
+    const row = await this.readFitting(manager, candidate.id, amount);
+    if (row) {
       await manager.query('RELEASE SAVEPOINT payment_detail_take');
       return hydrate(manager, PaymentDetail, row);
     }
     await manager.query('ROLLBACK TO SAVEPOINT payment_detail_take');
     await manager.query('RELEASE SAVEPOINT payment_detail_take');
-    // An operator set a limit after the candidates were read: counting needs the lock after all.
-    if (lock === 'none' && row?.max_pending != null) {
-      return this.take(manager, { ...candidate, max_pending: row.max_pending }, amount, 'wait');
-    }
     return null;
   }
 
