@@ -4,7 +4,7 @@ import { EntityManager } from 'typeorm';
 import { BalanceChange, BalanceFlow } from '@app/database';
 import { AppException, ErrorCode } from '@app/errors';
 import { formatMoney, money } from '../common/money';
-import { queryRows } from '../common/sql';
+import { hydrate, queryRows } from '../common/sql';
 
 export interface BalanceMovement {
   storeId: number;
@@ -51,32 +51,36 @@ export class LedgerService {
 
     const after = money(rows[0].amount);
     const before = after.minus(movement.amount);
-    const [counter] = await queryRows<{ seq: string }>(
+    // The next seq, the change itself and its announcement in one statement: the store's
+    // balance row stays locked until commit, so every round trip here held up the next mover.
+    const [row] = await queryRows<Record<string, unknown>>(
       manager,
-      'UPDATE merchants SET balance_change_count = balance_change_count + 1 WHERE id = $1 RETURNING balance_change_count::text AS seq',
-      [movement.merchantId],
+      `WITH counter AS (
+         UPDATE merchants SET balance_change_count = balance_change_count + 1
+          WHERE id = $1
+         RETURNING balance_change_count AS seq),
+       change AS (
+         INSERT INTO balance_changes (merchant_id, seq, store_id, transaction_id, flow, amount,
+                                      balance_before, balance_after, comment)
+         SELECT $1, counter.seq, $2, $3, $4, $5, $6, $7, $8 FROM counter
+         RETURNING *)
+       SELECT change.*, pg_notify('gateway_balance_changed', $1::text) FROM change`,
+      [
+        movement.merchantId,
+        movement.storeId,
+        movement.transactionId ?? null,
+        movement.flow,
+        delta,
+        formatMoney(before),
+        formatMoney(after),
+        movement.comment ?? null,
+      ],
     );
-    if (!counter)
+    if (!row)
       throw new Error(
         `merchant ${movement.merchantId} of store ${movement.storeId} does not exist`,
       );
-
-    const change = manager.create(BalanceChange, {
-      merchantId: movement.merchantId,
-      seq: counter.seq,
-      storeId: movement.storeId,
-      transactionId: movement.transactionId ?? null,
-      flow: movement.flow,
-      amount: delta,
-      balanceBefore: formatMoney(before),
-      balanceAfter: formatMoney(after),
-      comment: movement.comment ?? null,
-    });
-    const saved = await manager.save(BalanceChange, change);
-    await manager.query(`SELECT pg_notify('gateway_balance_changed', $1)`, [
-      String(movement.merchantId),
-    ]);
-    return saved;
+    return hydrate(manager, BalanceChange, row);
   }
 
   async balanceOf(manager: EntityManager, storeId: number): Promise<Decimal> {
