@@ -269,6 +269,35 @@ describe('webhook delivery', () => {
       expect(verify(delivery.fields, store.privateToken, delivery.fields.signature)).toBe(true);
   });
 
+  it("creates through the core API notify the store's default URL, set or changed just before", async () => {
+    const kit = coreKit(core);
+    const store = await kit.storeWithDetails();
+    await kit.ops.fund(store.storeId, 100);
+    const first = newPath();
+    await operator()
+      .call('patch', `/stores/${store.storeId}/webhook`, { url: receiver.url(first) })
+      .expect(200);
+    const payin = await kit.createPayin(store.storeId).expect(200);
+    const second = newPath();
+    await operator()
+      .call('patch', `/stores/${store.storeId}/webhook`, {
+        url: receiver.url(second),
+        method: 'get',
+      })
+      .expect(200);
+    const payout = await kit.createPayout(store.storeId).expect(200);
+    await receiver.waitFor(
+      () => receiver.for(first).length === 1 && receiver.for(second).length === 1,
+      'one notification at each URL',
+    );
+    expect(receiver.for(first)[0].fields).toMatchObject({
+      transactionId: payin.body.transactionId,
+      status: 'pending',
+    });
+    expect(receiver.for(second)[0].method).toBe('GET');
+    expect(receiver.for(second)[0].query.transactionId).toBe(payout.body.transactionId);
+  });
+
   it('writes no notification when there is no URL, nor for a change that rolls back', async () => {
     const store = await createStore(core);
     await createTransaction(core, store);

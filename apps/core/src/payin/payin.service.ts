@@ -130,7 +130,7 @@ export class PayinService {
           // The database clock decides expiry (the worker compares with now()), so it sets it too.
           expiresAt: () => `now() + make_interval(secs => ${ttlSeconds})`,
         });
-        await this.transitions.created(manager, transaction, 'merchant');
+        await this.transitions.created(manager, transaction, 'merchant', store);
         return { transactionId: id, created: true };
       });
     } catch (error) {

@@ -73,7 +73,7 @@ export class PayoutService {
           payCardNumberMasked: maskCardNumber(input.cardNumber),
         });
         // Books the debit; ERROR_INSUFFICIENT_BALANCE here rolls back the insert as well.
-        await this.transitions.created(manager, transaction, 'merchant');
+        await this.transitions.created(manager, transaction, 'merchant', store);
         return { transactionId: id, created: true };
       });
     } catch (error) {

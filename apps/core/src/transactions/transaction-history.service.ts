@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Transaction, TransactionStatus } from '@app/database';
-import { WebhookOutboxService } from '../webhooks/webhook-outbox.service';
+import { StoreWebhookTarget, WebhookOutboxService } from '../webhooks/webhook-outbox.service';
 
 export interface StatusChange {
   /** The transaction as it is after the change (status already set, in this DB transaction). */
@@ -10,6 +10,8 @@ export interface StatusChange {
   from: TransactionStatus | null;
   /** `merchant`, `payer`, `system` or `operator:<name>`. */
   actor: string;
+  /** The transaction's store row, when the caller has read it in this DB transaction. */
+  store?: StoreWebhookTarget;
 }
 
 /**
@@ -36,6 +38,6 @@ export class TransactionHistoryService {
       [change.transaction.id, change.from, change.transaction.status, change.actor],
     );
     // The merchant's notification, in the outbox of this same DB transaction (decisions.md section 5).
-    await this.webhooks.enqueue(manager, change.transaction);
+    await this.webhooks.enqueue(manager, change.transaction, change.store);
   }
 }

@@ -6,6 +6,7 @@ import { money, settlementAmount } from '../common/money';
 import { hydrate, queryRows } from '../common/sql';
 import { LedgerService } from '../ledger/ledger.service';
 import { MerchantAccess, storeForMerchantCall } from '../stores/merchant-access';
+import type { StoreWebhookTarget } from '../webhooks/webhook-outbox.service';
 import { TransactionHistoryService } from './transaction-history.service';
 import { balanceFlowsOf, nextStatus, TransitionAction } from './transaction-state';
 
@@ -93,9 +94,15 @@ export class TransactionTransitionsService {
   /**
    * Records a freshly inserted transaction (from null) and books what its creation moves: a
    * payout's debit, which refuses an insufficient balance with 409 and so rolls the create back.
+   * `store`, the store row the create read, names the webhook target without another read.
    */
-  async created(manager: EntityManager, transaction: Transaction, actor: string): Promise<void> {
-    await this.history.record(manager, { transaction, from: null, actor });
+  async created(
+    manager: EntityManager,
+    transaction: Transaction,
+    actor: string,
+    store?: StoreWebhookTarget,
+  ): Promise<void> {
+    await this.history.record(manager, { transaction, from: null, actor, store });
     await this.book(manager, transaction, null, transaction.status);
   }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import type { Transaction, WebhookMethod } from '@app/database';
+import type { Store, Transaction, WebhookMethod } from '@app/database';
 import { queryRows } from '../common/sql';
 import { WebhookEventRepository } from './webhook-event.repository';
 import { buildWebhookFields } from './webhook-payload';
@@ -13,6 +13,9 @@ export interface WebhookTarget {
   url: string;
   method: WebhookMethod;
 }
+
+/** The store columns that name its default webhook target. */
+export type StoreWebhookTarget = Pick<Store, 'id' | 'webhookUrl' | 'webhookMethod'>;
 
 /**
  * The write side of the outbox (decisions.md section 5). Runs inside the caller's transaction,
@@ -27,8 +30,12 @@ export class WebhookOutboxService {
    * its own webhookUrl, else its store's default (payouts, and payins created without one).
    * Returns the event id, or null when there is no URL.
    */
-  async enqueue(manager: EntityManager, transaction: Transaction): Promise<string | null> {
-    const target = await this.targetOf(manager, transaction);
+  async enqueue(
+    manager: EntityManager,
+    transaction: Transaction,
+    store?: StoreWebhookTarget,
+  ): Promise<string | null> {
+    const target = await this.targetOf(manager, transaction, store);
     if (!target) return null;
     const id = randomUUID();
     await this.events.insert(
@@ -48,14 +55,24 @@ export class WebhookOutboxService {
     return id;
   }
 
-  /** Where a notification of `transaction` goes today; an operator's resend asks this again. */
+  /**
+   * Where a notification of `transaction` goes today; an operator's resend asks this again.
+   * `store` is the transaction's store row when the caller has already read it in this DB
+   * transaction (a create has), which saves reading it again.
+   */
   async targetOf(
     manager: EntityManager,
     transaction: Pick<Transaction, 'storeId' | 'merchantId' | 'webhookUrl' | 'webhookMethod'>,
+    store?: StoreWebhookTarget,
   ): Promise<WebhookTarget | null> {
     if (transaction.webhookUrl)
       return { url: transaction.webhookUrl, method: normalizeMethod(transaction.webhookMethod) };
-    const [store] = await queryRows<{
+    if (store && store.id === transaction.storeId) {
+      return store.webhookUrl
+        ? { url: store.webhookUrl, method: normalizeMethod(store.webhookMethod) }
+        : null;
+    }
+    const [row] = await queryRows<{
       webhook_url: string | null;
       webhook_method: WebhookMethod | null;
     }>(
@@ -63,8 +80,8 @@ export class WebhookOutboxService {
       `SELECT webhook_url, webhook_method FROM stores WHERE id = $1 AND merchant_id = $2`,
       [transaction.storeId, transaction.merchantId],
     );
-    if (!store?.webhook_url) return null;
-    return { url: store.webhook_url, method: normalizeMethod(store.webhook_method) };
+    if (!row?.webhook_url) return null;
+    return { url: row.webhook_url, method: normalizeMethod(row.webhook_method) };
   }
 }
 
