@@ -100,7 +100,7 @@ describe('read cache coherence', () => {
     expect(page.items[0].amount).toBe(7);
   });
 
-  it('caches store credentials: a silent edit stays unseen, an announced change shows on every instance', async () => {
+  it("caches store credentials: a silent edit stays unseen, also past other merchants' announcements; an announced change shows on every instance", async () => {
     const { store, client } = await kit.merchant();
     const other = new SigningClient(second.url, store);
     await client.get('/api/v1/merchant/balance/changes').expect(200);
@@ -108,6 +108,16 @@ describe('read cache coherence', () => {
     await kit
       .db()
       .query('UPDATE merchants SET account_enabled = false WHERE id = $1', [store.merchantId]);
+    await client.get('/api/v1/merchant/balance/changes').expect(200);
+    // Another merchant's announcement, once this instance has applied it, leaves this one's
+    // entry alone: announcements drop the announced store's or merchant's entries only.
+    const bystander = await kit.merchant();
+    await bystander.client.get('/api/v1/merchant/balance/changes').expect(200);
+    await kit.ops.setFlags(bystander.store.merchantId, { accountEnabled: false });
+    await within(
+      1000,
+      async () => (await bystander.client.get('/api/v1/merchant/balance/changes')).status === 403,
+    );
     await client.get('/api/v1/merchant/balance/changes').expect(200);
     // The core announces what its admin API changes; here it is the flag back on, then off.
     await kit.ops.setFlags(store.merchantId, { accountEnabled: true });

@@ -17,10 +17,11 @@ const MAX_AGE_MS = 60_000;
  * was most of the guard's cost (docs/benchmarks.md).
  *
  * Coherence follows the read cache's rules: the merchant API's ChangeListener hears the core's
- * store and merchant announcements (token rotation, access flags, settings) and calls `clear()`;
- * while it is not listening the cache is off (`suspend()`), so a missed announcement cannot keep
- * a rotated token or a disabled merchant alive. A load that started before a `clear()` does not
- * store what it read. Unknown tokens and unreadable records are never cached.
+ * store and merchant announcements (token rotation, access flags, settings) and forgets that
+ * store's or merchant's entries (`forgetStore`, `forgetMerchant`); while it is not listening the
+ * cache is off (`suspend()`), so a missed announcement cannot keep a rotated token or a disabled
+ * merchant alive. A load that started before any forgetting does not store what it read.
+ * Unknown tokens and unreadable records are never cached.
  */
 @Injectable()
 export class StoreCredentialsCache {
@@ -47,10 +48,31 @@ export class StoreCredentialsCache {
     return loaded;
   }
 
-  /** A store or merchant changed: forget every entry (changes are rare operator actions). */
+  /** Forget every entry; a load in flight is not kept either. */
   clear(): void {
     this.generation += 1;
     this.entries.clear();
+  }
+
+  /**
+   * A store changed (token rotation, settings): forget its entries only, so one operator's
+   * change does not send every other store's next request back to the database. A load in
+   * flight, of any store, is not kept.
+   */
+  forgetStore(storeId: number): void {
+    this.forgetWhere((entry) => entry.storeId === storeId);
+  }
+
+  /** A merchant changed (access flags, its record): forget the entries of its stores. */
+  forgetMerchant(merchantId: number): void {
+    this.forgetWhere((entry) => entry.merchantId === merchantId);
+  }
+
+  private forgetWhere(matches: (entry: ResolvedStore) => boolean): void {
+    this.generation += 1;
+    const tokens: string[] = [];
+    for (const [token, entry] of this.entries.entries()) if (matches(entry)) tokens.push(token);
+    for (const token of tokens) this.entries.delete(token);
   }
 
   /** Announcements are heard from now on: start caching, from empty. */

@@ -18,6 +18,7 @@ export const STORE_CHANNEL = 'gateway_store_changed';
 export const MERCHANT_CHANNEL = 'gateway_merchant_changed';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A merchant's or a store's id, as the core announces it. */
 const MERCHANT_ID = /^\d{1,10}$/;
 const PING_INTERVAL_MS = 5_000;
 const MAX_RECONNECT_DELAY_MS = 5_000;
@@ -30,7 +31,8 @@ const MAX_RECONNECT_DELAY_MS = 5_000;
  * Redis. The connection is pinged and re-established with backoff; while it is down the cache
  * is bypassed, and once it is back the cache is cleared before use. The ping also retries that
  * clearing while a Redis outage keeps the cache off. Store and merchant announcements (token
- * rotation, access flags, settings) clear the guard's StoreCredentialsCache the same way.
+ * rotation, access flags, settings) drop that store's or merchant's entries of the guard's
+ * StoreCredentialsCache the same way.
  */
 @Injectable()
 export class ChangeListener implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -134,7 +136,10 @@ export class ChangeListener implements OnApplicationBootstrap, OnApplicationShut
     } else if (message.channel === BALANCE_CHANNEL && MERCHANT_ID.test(payload)) {
       await this.cache.invalidate(CacheKeys.balanceVersion(payload));
     } else if (message.channel === STORE_CHANNEL || message.channel === MERCHANT_CHANNEL) {
-      this.credentials.clear();
+      // The store's or merchant's own entries; an announcement without a readable id, all.
+      if (!MERCHANT_ID.test(payload)) this.credentials.clear();
+      else if (message.channel === STORE_CHANNEL) this.credentials.forgetStore(Number(payload));
+      else this.credentials.forgetMerchant(Number(payload));
     }
   }
 }
