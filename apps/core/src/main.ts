@@ -1,11 +1,12 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { listen } from '@app/observability';
-import { loadConfigOrExit } from '@app/config';
+import { applyRuntimeSettings, loadConfigOrExit } from '@app/config';
 import { createCoreApp } from './bootstrap';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit({ requireDatabase: true });
+  applyRuntimeSettings(config);
   const app = await createCoreApp(config);
   const url = await listen(app, config.core.host, config.core.port);
   new Logger('core').log(

@@ -30,6 +30,7 @@ describe('configuration', () => {
     expect(config.core.payinTtlSeconds).toBe(1800);
     expect(config.core.webhookRetrySchedule).toEqual([10, 60, 300, 1800, 7200, 21600, 43200, 86400]);
     expect(config.merchantApi.rateLimitPoints).toBe(600);
+    expect(config.heapGrowingPercent).toBe(0);
   });
 
   it('generates secrets once under the data directory and reuses them', () => {
@@ -59,6 +60,8 @@ describe('configuration', () => {
     [{ TLS_CERT_FILE: '/tmp/cert.pem' }, 'TLS_KEY_FILE must be set together'],
     [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN must be at least 16 characters'],
     [{ ENCRYPTION_KEY: 'c2hvcnQ=' }, 'ENCRYPTION_KEY must be 32 bytes'],
+    [{ HEAP_GROWING_PERCENT: 'some' }, 'HEAP_GROWING_PERCENT must be a whole number'],
+    [{ HEAP_GROWING_PERCENT: '500' }, 'HEAP_GROWING_PERCENT must be at most 400'],
   ])('stops on %j with a message naming the variable', (env, message) => {
     expect(errorOf(env)).toContain(`configuration error: ${message}`);
   });

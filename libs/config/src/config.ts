@@ -67,6 +67,12 @@ export interface AppConfig {
   env: string;
   dataDir: string;
   logLevel: string;
+  /**
+   * How far V8 lets the old generation grow past what the last full collection kept alive, in
+   * percent (HEAP_GROWING_PERCENT); 0, the default, leaves V8's own choice. See
+   * `applyRuntimeSettings`.
+   */
+  heapGrowingPercent: number;
   database: DatabaseConfig;
   redis: RedisConfig;
   merchantApi: MerchantApiConfig;
@@ -110,6 +116,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     env: env.string('NODE_ENV', 'development'),
     dataDir,
     logLevel: env.oneOf('LOG_LEVEL', 'info', LOG_LEVELS),
+    heapGrowingPercent: env.int('HEAP_GROWING_PERCENT', 0, { min: 0, max: 400 }),
     database: {
       url: env.url('DATABASE_URL', undefined, ['postgres', 'postgresql']),
       poolSize: env.int('DATABASE_POOL_SIZE', 10, { min: 1, max: 200 }),
