@@ -145,11 +145,12 @@ describe('core concurrency', () => {
       }
       await new Promise((done) => setTimeout(done, 2200));
 
-      const [a, b] = await Promise.all([
+      // What the two runs return counts every store's overdue payins on the shared test database,
+      // so the count proves nothing here; the history of each of ours, below, does.
+      await Promise.all([
         second.app.get(ExpiryService).runOnce(),
         third.app.get(ExpiryService).runOnce(),
       ]);
-      expect(a + b).toBeLessThanOrEqual(125);
       // Another suite's core may hold some of these rows in its own expiry batch (SKIP LOCKED lets
       // ours pass them by); wait for that batch to commit before counting.
       for (let waited = 0; waited < 10_000; waited += 100) {
