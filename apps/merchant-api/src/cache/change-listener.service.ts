@@ -18,8 +18,8 @@ export const STORE_CHANNEL = 'gateway_store_changed';
 export const MERCHANT_CHANNEL = 'gateway_merchant_changed';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** A merchant's or a store's id, as the core announces it. */
-const MERCHANT_ID = /^\d{1,10}$/;
+/** A merchant id or a store id, as the core announces them. */
+const ROW_ID = /^\d{1,10}$/;
 const PING_INTERVAL_MS = 5_000;
 const MAX_RECONNECT_DELAY_MS = 5_000;
 
@@ -133,11 +133,11 @@ export class ChangeListener implements OnApplicationBootstrap, OnApplicationShut
     const payload = message.payload ?? '';
     if (message.channel === TRANSACTION_CHANNEL && UUID.test(payload)) {
       await this.cache.invalidate(CacheKeys.transaction(payload));
-    } else if (message.channel === BALANCE_CHANNEL && MERCHANT_ID.test(payload)) {
+    } else if (message.channel === BALANCE_CHANNEL && ROW_ID.test(payload)) {
       await this.cache.invalidate(CacheKeys.balanceVersion(payload));
     } else if (message.channel === STORE_CHANNEL || message.channel === MERCHANT_CHANNEL) {
       // The store's or merchant's own entries; an announcement without a readable id, all.
-      if (!MERCHANT_ID.test(payload)) this.credentials.clear();
+      if (!ROW_ID.test(payload)) this.credentials.clear();
       else if (message.channel === STORE_CHANNEL) this.credentials.forgetStore(Number(payload));
       else this.credentials.forgetMerchant(Number(payload));
     }
