@@ -10,6 +10,7 @@ import { Reflector } from '@nestjs/core';
 import { APP_CONFIG, AppConfig } from '@app/config';
 import { FieldCipher } from '@app/crypto';
 import { AppException, ErrorCode } from '@app/errors';
+import { requestLogFields } from '@app/observability';
 import { verify } from '@app/signature';
 import type { AccessScope, AuthenticatedRequest, StoreCredentials } from './auth.types';
 import { ACCESS_SCOPE, FIELD_CIPHER } from './auth.tokens';
@@ -109,7 +110,9 @@ export class MerchantAuthGuard implements CanActivate {
 
     const store =
       publicToken.length <= MAX_PUBLIC_TOKEN_LENGTH
-        ? await this.credentialsCache.resolve(publicToken, () => this.loadStore(publicToken))
+        ? await this.credentialsCache.resolve(publicToken, () =>
+            this.loadStore(publicToken, request),
+          )
         : null;
     if (!store) throw new AppException(ErrorCode.PUBLIC_TOKEN_INVALID, HttpStatus.UNAUTHORIZED);
 
@@ -132,13 +135,17 @@ export class MerchantAuthGuard implements CanActivate {
   }
 
   /** The store of a public token with its private token unsealed; null when either fails. */
-  private async loadStore(publicToken: string): Promise<ResolvedStore | null> {
+  private async loadStore(
+    publicToken: string,
+    request: AuthenticatedRequest,
+  ): Promise<ResolvedStore | null> {
     const store = await this.credentials.findByPublicToken(publicToken);
     if (!store) return null;
     try {
       return { ...store, privateToken: this.cipher.decrypt(store.privateTokenEnc) };
     } catch {
       this.logger.warn(
+        { ...requestLogFields(request) },
         `store ${store.storeId}: private token cannot be decrypted with the configured ENCRYPTION_KEY`,
       );
       return null;

@@ -1,3 +1,10 @@
-export { APP_LOGGER, loggerModule, requestId, type LogDestination } from './logger';
+export {
+  APP_LOGGER,
+  loggerModule,
+  requestId,
+  requestLogFields,
+  type LogDestination,
+  type RequestLogFields,
+} from './logger';
 export { HealthModule } from './health.module';
 export { createHttpApp, configureHttpApp, listen, type HttpAppOptions } from './http-app';

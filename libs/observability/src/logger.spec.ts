@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
 import express from 'express';
-import { createLogger, NestPinoLogger, requestLogging } from './logger';
+import { createLogger, NestPinoLogger, requestLogFields, requestLogging } from './logger';
 
 /** Nest's Logger calls, as the application makes them, and the JSON line each becomes. */
 describe('NestPinoLogger', () => {
@@ -106,6 +106,31 @@ describe('requestLogging', () => {
         }),
       ]);
       expect(JSON.stringify(lines)).not.toContain('s3cr3t');
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it("hands a handler the request's log fields, without the query string that carries the signature", async () => {
+    const pino = createLogger('test-service', 'silent', { write: () => undefined });
+    const app = express();
+    app.set('trust proxy', false);
+    app.use(requestLogging(pino));
+    app.get('/payin/:id', (req, res) => void res.json(requestLogFields(req) ?? null));
+    const server = createServer(app).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const answer = await fetch(`http://127.0.0.1:${port}/payin/42?signature=s3cr3t`, {
+        headers: { 'x-request-id': 'fields-0001' },
+      });
+      const fields = (await answer.json()) as Record<string, unknown>;
+      expect(fields).toEqual({
+        reqId: 'fields-0001',
+        clientIp: '127.0.0.1',
+        req: { method: 'GET', path: '/payin/42' },
+      });
     } finally {
       server.closeAllConnections();
       server.close();
