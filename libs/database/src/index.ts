@@ -19,7 +19,13 @@ export { PaymentDetail } from './entities/payment-detail.entity';
 export { AdminAuditLog } from './entities/admin-audit-log.entity';
 export { IdempotencyKey } from './entities/idempotency-key.entity';
 export { UsedNonce } from './entities/used-nonce.entity';
-export { WebhookEvent, WEBHOOK_EVENT_STATUSES, type WebhookEventStatus, type WebhookMethod } from './entities/webhook-event.entity';
+export {
+  WebhookEvent,
+  WEBHOOK_EVENT_STATUSES,
+  type WebhookEventStatus,
+  type WebhookMethod,
+} from './entities/webhook-event.entity';
 export { WebhookDelivery } from './entities/webhook-delivery.entity';
 export { startEmbeddedPostgres, freePort, type EmbeddedPostgresHandle } from './embedded-postgres';
 export { DatabaseModule } from './database.module';
+export { queryPrepared, type PreparedStatement } from './prepared';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Transaction, TransactionType } from '@app/database';
+import { PreparedStatement, queryPrepared, Transaction, TransactionType } from '@app/database';
 import {
   TRANSACTION_RECORD_COLUMNS,
   TransactionRecord,
@@ -16,10 +16,11 @@ import {
 export class TransactionRepository {
   /**
    * Built once from the entity's metadata: each column aliased to its property, so the driver's
-   * row already has the entity's shape. Every create and every cache miss runs it, and TypeORM's
-   * find built the same statement anew each time (docs/benchmarks.md).
+   * row already has the entity's shape. Every create and every cache miss runs it: TypeORM's
+   * find built the same statement anew each time, and PostgreSQL planned it anew each time
+   * (docs/benchmarks.md). Prepared, it is planned once per connection.
    */
-  private readonly findSql: string;
+  private readonly find: PreparedStatement;
 
   constructor(private readonly dataSource: DataSource) {
     const metadata = dataSource.getMetadata(Transaction);
@@ -28,8 +29,11 @@ export class TransactionRepository {
       if (!column) throw new Error(`transactions has no column for ${property}`);
       return `"${column.databaseName}" AS "${property}"`;
     });
-    this.findSql = `SELECT ${columns.join(', ')} FROM transactions
-                     WHERE id = $1 AND merchant_id = $2 AND type = $3`;
+    this.find = {
+      name: 'merchant-api.transaction.v1',
+      text: `SELECT ${columns.join(', ')} FROM transactions
+              WHERE id = $1 AND merchant_id = $2 AND type = $3`,
+    };
   }
 
   async findForMerchant(
@@ -37,7 +41,7 @@ export class TransactionRepository {
     type: TransactionType,
     transactionId: string,
   ): Promise<TransactionRecord | null> {
-    const rows: Transaction[] = await this.dataSource.query(this.findSql, [
+    const rows = await queryPrepared<Transaction>(this.dataSource, this.find, [
       transactionId.toLowerCase(),
       merchantId,
       type,

@@ -1,0 +1,36 @@
+import type { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+
+/**
+ * A hot read PostgreSQL parses and plans once per connection and from then on only executes.
+ * The name must be unique to its text across the process: `pg` refuses a name reused with other
+ * text on the same connection.
+ */
+export interface PreparedStatement {
+  readonly name: string;
+  readonly text: string;
+}
+
+/** The part of `pg`'s Pool (TypeORM's driver keeps one as `master`) this file uses. */
+interface PgPool {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+}
+
+/**
+ * Runs `statement` on the data source's pool as a named prepared statement. Rows come back as
+ * `DataSource.query` returns them (the driver's rows, typed by `pg`), without TypeORM's query
+ * runner around the call. For reads outside a transaction: a transaction's statements belong on
+ * its EntityManager.
+ *
+ * An unnamed statement is planned on every call: for a balance page that planning cost
+ * PostgreSQL more than the execution (docs/benchmarks.md).
+ */
+export async function queryPrepared<Row>(
+  dataSource: DataSource,
+  statement: PreparedStatement,
+  values: unknown[],
+): Promise<Row[]> {
+  const pool = (dataSource.driver as PostgresDriver).master as PgPool;
+  const { rows } = await pool.query({ name: statement.name, text: statement.text, values });
+  return rows as Row[];
+}
