@@ -50,6 +50,28 @@ describe('read cache coherence', () => {
     );
   });
 
+  it('caches a balance page from its second read on: a silent edit shows after one read, not after two', async () => {
+    const { store, client } = await kit.merchant();
+    await kit.ops.fund(store.storeId, 5);
+    const total = async (): Promise<number> =>
+      (await client.get('/api/v1/merchant/balance/changes').expect(200)).body.data.total;
+    // The ledger itself is append-only; the page's total is the merchant's counter.
+    const silentlySetCount = (count: number) =>
+      kit
+        .db()
+        .query(`UPDATE merchants SET balance_change_count = $2 WHERE id = $1`, [
+          store.merchantId,
+          count,
+        ]);
+    expect(await total()).toBe(1);
+    await silentlySetCount(2);
+    // The page was read once only, so it was not cached: the database's value shows.
+    expect(await total()).toBe(2);
+    await silentlySetCount(3);
+    // That was its second read, so it is cached now: the unannounced edit stays unseen.
+    expect(await total()).toBe(2);
+  });
+
   it('shows an operator change made in the core within a second, on every instance', async () => {
     const { store, client } = await kit.merchant();
     const other = new SigningClient(second.url, store);

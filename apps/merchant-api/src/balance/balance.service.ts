@@ -24,7 +24,8 @@ export class BalanceService {
 
   /**
    * merchant-api.md 4.8 for all stores of the merchant. Pages are cached under the merchant's
-   * balance version, which the core's `gateway_balance_changed` notification drops.
+   * balance version, which the core's `gateway_balance_changed` notification drops, from their
+   * second read on.
    */
   async list(
     store: AuthenticatedStore,
@@ -39,10 +40,12 @@ export class BalanceService {
       version = randomUUID();
       await this.cache.set(versionKey, version, { key: versionKey, stamp });
     }
+    // Most pages of a long ledger are read once: cached from their second read (ReadCache).
     const slice = await this.cache.readThrough<BalanceChangesSlice>(
       CacheKeys.balancePage(store.merchantId, version, page, limit),
       () => this.repository.findPageForMerchant(store.merchantId, page, limit),
       versionKey,
+      'second-miss',
     );
     if (!slice) throw new AppException(ErrorCode.MERCHANT_NOT_FOUND, HttpStatus.NOT_FOUND);
     return {

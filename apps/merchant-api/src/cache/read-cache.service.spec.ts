@@ -31,6 +31,17 @@ describe('ReadCache', () => {
     expect(load).toHaveBeenCalledTimes(1);
   });
 
+  it('with second-miss admission, caches a key only when it misses a second time', async () => {
+    const cache = await coherentCache();
+    const load = jest.fn(async () => ({ page: 7 }));
+    for (let read = 0; read < 4; read += 1)
+      expect(await cache.readThrough('page:7', load, 'page:7', 'second-miss')).toEqual({ page: 7 });
+    expect(load).toHaveBeenCalledTimes(2);
+    const once = jest.fn(async () => ({ page: 8 }));
+    await cache.readThrough('page:8', once, 'page:8', 'second-miss');
+    expect(await cache.get('page:8')).toBeUndefined();
+  });
+
   it('does not cache a miss', async () => {
     const cache = await coherentCache();
     const load = jest.fn(async () => null);

@@ -1,10 +1,19 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Cache } from 'cache-manager';
+import { LRUCache } from 'lru-cache';
 import { bounded } from '@app/redis';
 
 export const CACHE_STORE = Symbol('CACHE_STORE');
 export const CACHE_OPTIONS = Symbol('CACHE_OPTIONS');
 const PROBE_KEY = 'probe';
+/** Keys the doorkeeper remembers; a key forgotten sooner only costs one more load. */
+const DOORKEEPER_KEYS = 10_000;
+
+/**
+ * When a loaded value is worth a cache write: `first-miss` always; `second-miss` only when the
+ * same key missed before within the cache's TTL (for keys mostly read once, see readThrough).
+ */
+export type Admission = 'first-miss' | 'second-miss';
 
 export interface ReadCacheOptions {
   ttlMs: number;
@@ -37,28 +46,42 @@ export class ReadCache {
   private previous = new Map<string, number>();
   private lastSweep = Date.now();
   private failureLogged = false;
+  /** Keys that missed once recently, for `second-miss` admission. Keys only, no values. */
+  private readonly doorkeeper: LRUCache<string, true>;
 
   constructor(
     @Inject(CACHE_STORE) private readonly cache: Cache,
     @Inject(CACHE_OPTIONS) private readonly options: ReadCacheOptions,
-  ) {}
+  ) {
+    this.doorkeeper = new LRUCache({ max: DOORKEEPER_KEYS, ttl: options.ttlMs });
+  }
 
   get isCoherent(): boolean {
     return this.coherent;
   }
 
-  /** The cached value of `key`, else `load()`'s, cached unless `guardKey` was invalidated meanwhile. */
+  /**
+   * The cached value of `key`, else `load()`'s, cached unless `guardKey` was invalidated meanwhile.
+   *
+   * With `second-miss` admission a value is cached only on the second miss of its key: a key
+   * read once (a random page deep in a million-record ledger) costs no serialization and no
+   * write, and cannot push the entries that are read again (page 1, a payin being polled) out of
+   * the bounded cache. A key read twice is cached from then on.
+   */
   async readThrough<T>(
     key: string,
     load: () => Promise<T | null>,
     guardKey = key,
+    admission: Admission = 'first-miss',
   ): Promise<T | null> {
     if (!this.coherent) return load();
     const cached = await this.get<T>(key);
     if (cached !== undefined) return cached;
     const stamp = this.counter;
     const value = await load();
-    if (value !== null && this.unchangedSince(guardKey, stamp)) await this.set(key, value);
+    if (value === null || !this.unchangedSince(guardKey, stamp) || !this.admits(key, admission))
+      return value;
+    await this.set(key, value);
     return value;
   }
 
@@ -133,6 +156,12 @@ export class ReadCache {
     this.coherent = true;
     this.failureLogged = false;
     return true;
+  }
+
+  private admits(key: string, admission: Admission): boolean {
+    if (admission === 'first-miss' || this.doorkeeper.delete(key)) return true;
+    this.doorkeeper.set(key, true);
+    return false;
   }
 
   private unchangedSince(key: string, stamp: number): boolean {
