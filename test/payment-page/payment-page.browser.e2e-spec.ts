@@ -93,7 +93,8 @@ describeInBrowser('payment page in a real browser', () => {
 
   afterAll(async () => {
     await browser?.close();
-    await new Promise((resolve) => shop?.server.close(resolve));
+    // beforeAll may have failed before the shop started: nothing to close then.
+    if (shop) await new Promise((resolve) => shop.server.close(resolve));
     await api?.app.close();
     await core?.app.close();
   });
