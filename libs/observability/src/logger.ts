@@ -38,8 +38,8 @@ type LoggedRequest = IncomingMessage & { id?: string; logFields?: RequestLogFiel
  * The request's log fields, for a line the application writes about a request it has at hand
  * (`logger.warn({ ...requestLogFields(req) }, '...')`). Undefined before the logging middleware
  * ran. There is deliberately no implicit request scope (AsyncLocalStorage): on Node 20 it turns on
- * V8's promise hooks for the whole process, which took a quarter of a cached read's throughput
- * (docs/benchmarks.md).
+ * V8's promise hooks for the whole process, which took a sixth to a quarter of a cached read's
+ * throughput (docs/benchmarks.md).
  */
 export function requestLogFields(req: IncomingMessage): RequestLogFields | undefined {
   return (req as LoggedRequest).logFields;
