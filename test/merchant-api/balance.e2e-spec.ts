@@ -50,6 +50,11 @@ describe('balance changes list', () => {
       limit: 20,
       totalPages: 1,
     });
+    // PostgreSQL writes the records' JSON: compact, in the contract's field order, amounts as
+    // the numbers JavaScript would write, and answered as JSON.
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(res.text).toBe(JSON.stringify(res.body));
+    expect(res.text).toContain(`"storeId":${store.storeId},"flow":"adjustment","amount":-0.5,`);
     // The stored moments, in UTC, to the second.
     const stored = (await kit
       .db()

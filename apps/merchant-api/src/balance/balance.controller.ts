@@ -1,4 +1,4 @@
-import { Controller, Get, Query } from '@nestjs/common';
+import { Controller, Get, Header, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { AuthenticatedStore, CurrentStore, MerchantAuth } from '@app/auth';
 import {
@@ -8,7 +8,7 @@ import {
   INTERNAL_ERROR,
   INVALID_REQUEST,
 } from '../openapi/api-errors.decorator';
-import { BalanceChangesPage, BalanceService } from './balance.service';
+import { balancePageBody, BalanceService } from './balance.service';
 import { BalanceChangesQueryDto } from './dto/balance-changes.query.dto';
 import { BalanceChangesResponseDto } from './dto/balance-changes.response.dto';
 
@@ -20,6 +20,8 @@ export class BalanceController {
   constructor(private readonly balance: BalanceService) {}
 
   @Get('changes')
+  // The body is written as JSON text (balancePageBody), so Express is told its type.
+  @Header('Content-Type', 'application/json; charset=utf-8')
   @ApiOperation({
     operationId: 'listBalanceChanges',
     summary: "List the merchant's balance changes",
@@ -40,7 +42,7 @@ export class BalanceController {
   async list(
     @CurrentStore() store: AuthenticatedStore,
     @Query() query: BalanceChangesQueryDto,
-  ): Promise<{ message: 'SUCCESS'; data: BalanceChangesPage }> {
-    return { message: 'SUCCESS', data: await this.balance.list(store, query) };
+  ): Promise<string> {
+    return balancePageBody(await this.balance.list(store, query));
   }
 }
