@@ -11,7 +11,10 @@ export interface BalanceChangesSlice {
   items: string;
 }
 
-/** A timestamptz in the contract's format (`DD.MM.YYYY HH:mm:ss`, UTC), as a JSON string. */
+/**
+ * A timestamptz in the contract's format (`DD.MM.YYYY HH:mm:ss`, UTC), as a JSON string: the
+ * format formatTimestamp (transaction-payload.mapper) writes for transactions.
+ */
 const contractTimestamp = (column: string): string =>
   `'"' || to_char(${column} AT TIME ZONE 'UTC', 'DD.MM.YYYY HH24:MI:SS') || '"'`;
 

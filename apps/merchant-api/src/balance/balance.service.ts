@@ -21,9 +21,14 @@ export interface BalanceChangesPage {
  * records already are JSON text, so only the envelope around them is written here: parsing and
  * serializing a hundred records again was most of a balance page's CPU (docs/benchmarks.md).
  */
-export function balancePageBody(page: BalanceChangesPage): string {
-  const { items, total, limit, totalPages } = page;
-  return `{"message":"SUCCESS","data":{"items":${items},"total":${total},"page":${page.page},"limit":${limit},"totalPages":${totalPages}}}`;
+export function balancePageBody({
+  items,
+  total,
+  page,
+  limit,
+  totalPages,
+}: BalanceChangesPage): string {
+  return `{"message":"SUCCESS","data":{"items":${items},"total":${total},"page":${page},"limit":${limit},"totalPages":${totalPages}}}`;
 }
 
 @Injectable()
