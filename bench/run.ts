@@ -65,7 +65,9 @@ const RUN_BUDGET_MS = 570_000;
 /** Profile files of the gateway's services, by service name. */
 interface ProfileFiles {
   cpu?: Record<string, string>;
+  /** Memory after a full GC at both signals; with `heapSampling`, V8's sampling heap profile too. */
   heap?: Record<string, string>;
+  heapSampling?: boolean;
 }
 
 interface RoundResult {
@@ -276,12 +278,16 @@ class Bench {
     }
     const o = this.options;
     let system: RunningSystem | undefined;
-    // The heap sampler (one sample per 256 KB allocated) costs little and, if RSS grows, says what holds it.
+    // Each service's live heap (after a full GC) is read right after the start RSS and right after
+    // the end RSS. The heap sampler only runs with --heap-profile: it makes V8 size the old
+    // generation larger, so the RSS it would accompany is not the production figure.
     const heapFiles = this.outFiles('e', 'heapprofile');
     let heap: SoakSummary['heap'];
     try {
-      system = await this.startSystem('gateway', { heap: heapFiles });
-      this.say(`soak: ${o.soakWarmup} s warm-up`);
+      system = await this.startSystem('gateway', { heap: heapFiles, heapSampling: o.heapProfile });
+      this.say(
+        `soak: ${o.soakWarmup} s warm-up${o.heapProfile ? ' (heap sampler on: RSS is not the production figure)' : ''}`,
+      );
       await this.runLoad(system.url, SOAK_MEASUREMENT, `${this.runTag}-e-warm`, 0, o.soakWarmup);
       const rssStart = system.rss();
       for (const process of system.processes) process.signal(PROFILE_SIGNAL);
@@ -318,9 +324,10 @@ class Bench {
       if (dead) throw new Error(dead);
       const rssEnd = system.rss();
       for (const process of system.processes) process.signal(PROFILE_SIGNAL);
-      heap = await this.collectProfiles(heapFiles, (text) =>
-        summariseHeapProfile(JSON.parse(text) as HeapProfile),
-      );
+      heap = await this.collectProfiles(heapFiles, (text) => {
+        const profile = JSON.parse(text) as Partial<HeapProfile>;
+        return profile.head ? summariseHeapProfile(profile as HeapProfile) : undefined;
+      });
       trace.push({ atSeconds: (Date.now() - began) / 1000, rssMb: rssEnd });
       for (const [service, value] of Object.entries(rssEnd))
         peak[service] = Math.max(peak[service] ?? 0, value);
@@ -376,7 +383,8 @@ class Bench {
       const slowest = pages.sort((x, y) => this.medianP99(y) - this.medianP99(x))[0];
       for (const id of pages) if (id !== slowest) missed.delete(id);
     }
-    // (e) is not re-run: the soak always runs under the heap profiler, which is its evidence.
+    // (e) is not re-run: its evidence is the live heap read at both ends (and, with --heap-profile,
+    // the allocation sites), and a second 5-minute soak does not fit the run's budget.
     const defs = SCENARIOS.flatMap((scenario) => scenario.measurements).filter((def) =>
       missed.has(def.id),
     );
@@ -484,7 +492,7 @@ class Bench {
   /** Waits (up to 20 s) for the hook to write each service's profile, then summarises it. */
   private async collectProfiles(
     files: Record<string, string>,
-    summarise: (text: string) => ProfileSummary,
+    summarise: (text: string) => ProfileSummary | undefined,
   ): Promise<ServiceProfile[]> {
     const deadline = Date.now() + 20_000;
     while (Object.values(files).some((file) => !existsSync(file)) && Date.now() < deadline)
@@ -560,6 +568,7 @@ class Bench {
     const profileEnv = (name: string): NodeJS.ProcessEnv => ({
       ...(profiles?.cpu ? { BENCH_CPU_PROFILE: profiles.cpu[name] } : {}),
       ...(profiles?.heap ? { BENCH_HEAP_PROFILE: profiles.heap[name] } : {}),
+      ...(profiles?.heapSampling ? { BENCH_HEAP_SAMPLING: '1' } : {}),
     });
     const launch = (name: (typeof GATEWAY_SERVICES)[number], entry: string, port: number) =>
       this.track(
@@ -784,6 +793,7 @@ class Bench {
       'measured per balance page (s)': o.pageDuration,
       'soak (s)': o.soak,
       'soak warm-up (s)': o.soakWarmup,
+      'soak under the heap sampler (--heap-profile)': o.heapProfile ? 'yes' : 'no',
       'ledger rows (c)': o.ledgerRows,
       "connections: baselines, (a), (a'), (b)": o.connections,
       'connections: (c)': o.pageConnections,

@@ -8,12 +8,15 @@ import { PROFILE_SIGNAL } from './profile-signal';
  *
  * - BENCH_CPU_PROFILE: the V8 CPU profile `--cpu-prof` writes, minus the boot (module loading,
  *   Nest's scan); `--cpu-prof` also writes nothing when Nest's SIGTERM hook ends the process.
- * - BENCH_HEAP_PROFILE: V8's sampling heap profiler; at stop it holds the allocations still alive,
- *   by the stack that made them, which is what a growing RSS is made of. Written together with
- *   `process.memoryUsage()` after a full GC at start and at stop.
+ * - BENCH_HEAP_PROFILE: `process.memoryUsage()` after a full GC at start and at stop, so the live
+ *   heap's growth is told apart from RSS growth. With BENCH_HEAP_SAMPLING=1 also V8's sampling heap
+ *   profiler, whose profile holds the allocations still alive at stop, by the stack that made them.
+ *   The sampler is opt-in because it changes what it observes: with it on, V8 lets the old
+ *   generation grow larger between full collections (docs/benchmarks.md, (e)).
  */
 const cpuTarget = process.env.BENCH_CPU_PROFILE;
 const heapTarget = process.env.BENCH_HEAP_PROFILE;
+const heapSampling = Boolean(heapTarget) && process.env.BENCH_HEAP_SAMPLING === '1';
 
 if (cpuTarget || heapTarget) {
   const session = new Session();
@@ -39,7 +42,7 @@ if (cpuTarget || heapTarget) {
       await post('Profiler.setSamplingInterval', { interval: 200 });
       await post('Profiler.start');
     }
-    if (heapTarget) {
+    if (heapSampling) {
       await post('HeapProfiler.enable');
       await post('HeapProfiler.startSampling', { samplingInterval: 256 * 1024 });
     }
@@ -51,7 +54,9 @@ if (cpuTarget || heapTarget) {
     if (heapTarget) {
       // Collect first, so the profile holds what is retained, not garbage not yet swept.
       await post('HeapProfiler.collectGarbage');
-      const { profile } = (await post('HeapProfiler.stopSampling')) as { profile: object };
+      const profile = heapSampling
+        ? ((await post('HeapProfiler.stopSampling')) as { profile: object }).profile
+        : undefined;
       // The profile's own fields stay at the top, so the file still opens as a .heapprofile.
       write(heapTarget, { ...profile, memoryAtStart, memoryAtEnd: process.memoryUsage() });
     }

@@ -20,6 +20,11 @@ export interface BenchOptions {
   soakConnections: number;
   only: ScenarioId[];
   profile: boolean;
+  /**
+   * Run the soak under V8's sampling heap profiler. Off by default: the sampler makes V8 let the
+   * old generation grow larger, so the soak's RSS would not be the production figure.
+   */
+  heapProfile: boolean;
   pin: boolean;
   pinDatabase: boolean;
   keep: boolean;
@@ -103,6 +108,10 @@ export function parseOptions(argv: string[]): BenchOptions {
       `only profile these measurements (${MEASUREMENT_IDS.join(',')}): no rounds, no soak`,
       measurementList,
     )
+    .option(
+      '--heap-profile',
+      "run the soak under V8's sampling heap profiler: names what the live heap was allocated by, but V8 then sizes the heap larger, so (e)'s RSS is not the production figure",
+    )
     .option('--no-pin', 'do not pin processes to CPUs with taskset')
     .option(
       '--no-pin-database',
@@ -129,6 +138,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     soakConnections: number;
     only?: ScenarioId[];
     profile: boolean;
+    heapProfile?: boolean;
     pin: boolean;
     pinDatabase: boolean;
     keep?: boolean;
@@ -152,6 +162,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     only: raw.only ?? [...SCENARIO_IDS],
     // Smoke runs have no thresholds, so nothing is "missed" and nothing is profiled.
     profile: raw.profile && !smoke,
+    heapProfile: Boolean(raw.heapProfile),
     pin: raw.pin,
     pinDatabase: raw.pinDatabase,
     keep: Boolean(raw.keep),

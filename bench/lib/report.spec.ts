@@ -3,7 +3,10 @@ import {
   latency,
   markdownTable,
   MeasurementSummary,
+  renderMarkdown,
   RunReport,
+  ServiceProfile,
+  SoakSummary,
   textTable,
 } from './report';
 
@@ -90,5 +93,74 @@ describe('table renderers', () => {
       '12.3',
       '104',
     ]);
+  });
+});
+
+describe('the soak section', () => {
+  const memory = (heapUsedMb: number): NodeJS.MemoryUsage => ({
+    rss: 120 * 1024 * 1024,
+    heapUsed: heapUsedMb * 1024 * 1024,
+    heapTotal: 50 * 1024 * 1024,
+    external: 4 * 1024 * 1024,
+    arrayBuffers: 1024 * 1024,
+  });
+  const soak = (heap: ServiceProfile[]): SoakSummary => ({
+    durationSeconds: 300,
+    connections: 20,
+    requestsPerSecond: 300,
+    p50Ms: 60,
+    p99Ms: 150,
+    p999Ms: 200,
+    non2xx: 0,
+    errors: 0,
+    steps: {},
+    rssStartMb: { 'merchant-api': 180 },
+    rssEndMb: { 'merchant-api': 190 },
+    rssPeakMb: { 'merchant-api': 200 },
+    rssTrace: [],
+    sampleErrors: [],
+    otherCpu: 0,
+    loadGeneratorCpu: 0.1,
+    heap,
+  });
+  const rendered = (heap: ServiceProfile[]): string =>
+    renderMarkdown({ ...report([]), soak: soak(heap) });
+  const withoutSampler: ServiceProfile = {
+    service: 'merchant-api',
+    file: 'e.merchant-api.heapprofile.json',
+    memoryAtStart: memory(40),
+    memoryAtEnd: memory(50),
+  };
+
+  it('shows the live heap at both ends and says the allocation sites were not sampled', () => {
+    const text = rendered([withoutSampler]);
+    expect(text).toContain('| start (after a full GC) | 120.0 | 40.0 |');
+    expect(text).toContain('| end (after a full GC) | 120.0 | 50.0 |');
+    expect(text).toContain('grew 25% over the soak');
+    expect(text).toContain('`--heap-profile` names what allocated them');
+    expect(text).toContain('Allocation sites not sampled');
+  });
+
+  it('lists the allocation sites when the soak ran under the heap sampler', () => {
+    const site = { name: 'set (keyv/dist/index.cjs:731)', amount: 2 * 1024 * 1024, share: 0.5 };
+    const text = rendered([
+      {
+        ...withoutSampler,
+        summary: {
+          total: 4 * 1024 * 1024,
+          idleShare: 0,
+          topSelf: [site],
+          byPackage: [],
+          topOwnInclusive: [],
+        },
+      },
+    ]);
+    expect(text).toContain('| `set (keyv/dist/index.cjs:731)` | 2.0 | 50.0% |');
+    expect(text).not.toContain('Allocation sites not sampled');
+  });
+
+  it('says why a service has no heap figures', () => {
+    const text = rendered([{ service: 'core', file: 'x', error: 'no profile was written' }]);
+    expect(text).toContain('Not captured: no profile was written');
   });
 });

@@ -412,10 +412,13 @@ const MIB = 1024 * 1024;
 const mib = (bytes: number | undefined): string =>
   bytes === undefined ? '—' : (bytes / MIB).toFixed(1);
 
-/** What a service's memory was made of at the end of the soak (sampling heap profiler). */
+/**
+ * A service's memory after a full GC at the soak's start and end, and (with
+ * `--heap-profile`) what the live heap at the end was allocated by.
+ */
 function renderHeap(entry: ServiceProfile): string[] {
   const out = [`### Heap of ${entry.service} over the soak`, ''];
-  if (!entry.summary) return [...out, `Not captured: ${entry.error ?? 'unknown error'}`, ''];
+  if (entry.error) return [...out, `Not captured: ${entry.error}`, ''];
   const start = entry.memoryAtStart;
   const end = entry.memoryAtEnd;
   if (start && end) {
@@ -446,11 +449,20 @@ function renderHeap(entry: ServiceProfile): string[] {
       `Live JS heap (after a full GC) ${live >= 0 ? 'grew' : 'shrank'} ${Math.abs(live * 100).toFixed(0)}% over the soak: ` +
         (live < 0.1
           ? 'no sign of a leak in the JS heap; RSS growth is the heap being sized up and not returned, or native memory.'
-          : 'retained objects accumulate; the allocation sites below hold them.'),
+          : entry.summary
+            ? 'retained objects accumulate; the allocation sites below hold them.'
+            : 'retained objects accumulate; `--heap-profile` names what allocated them.'),
     );
     out.push('');
   }
   const s = entry.summary;
+  if (!s) {
+    out.push(
+      'Allocation sites not sampled: the soak ran without the heap sampler, which makes V8 size the heap larger (`--heap-profile` turns it on).',
+    );
+    out.push('');
+    return out;
+  }
   out.push(
     `File \`${entry.file}\`: ${mib(s.total)} MiB of sampled allocations still alive at the end, by the function that allocated them:`,
   );

@@ -7,11 +7,13 @@ import type { AppConfig } from './config';
  * HEAP_GROWING_PERCENT trades CPU for a flat resident size. By default V8 lets the old
  * generation grow to several times what its last full collection kept alive before collecting
  * again. These services keep about 40 MB alive, and a request that waits on the database
- * outlives two scavenges, so much of their garbage is old: over a 5-minute soak merchant-api's
- * resident size climbed by half while its live heap grew 10%. A small growing percent keeps the
- * size flat, but every full collection then comes sooner. Measured (docs/benchmarks.md, (e)):
- * 50 kept a 2-minute soak within +7% and cost the cached read a fifth of its throughput; 20 cost
- * more. So it is off unless an operator with a tight memory limit turns it on. V8 reads the flag
+ * outlives two scavenges, so much of their garbage is old: under a 5-minute soak merchant-api's
+ * old generation reached about 90 MB between full collections (twice its live size; more with a
+ * heap profiler attached). A small growing percent keeps the size flat, but every full
+ * collection then comes sooner. Measured (docs/benchmarks.md, (e)):
+ * 50 kept a 2-minute soak (under the heap sampler) within +7% and cost the cached read 8 to 23%
+ * of its throughput, 20 a fifth; 100 left a 5-minute soak's old generation where V8's own choice
+ * put it. So it is off unless an operator with a tight memory limit turns it on. V8 reads the flag
  * at each full collection, so setting it after start-up takes effect.
  */
 export function applyRuntimeSettings(config: Pick<AppConfig, 'heapGrowingPercent'>): void {
