@@ -107,6 +107,36 @@ describe('transport: logs, TLS, proxies', () => {
       ]);
     });
 
+    it('writes an unexpected failure with the fields of its request line and the stack, which the client never sees', async () => {
+      const { store, client } = await kit.merchant();
+      const { transactionId } = await kit.payin(client);
+      // A card number sealed under no key this deployment has: reading it back cannot succeed.
+      await kit
+        .db()
+        .query(
+          `UPDATE transactions SET pay_card_number_masked = NULL, pay_card_number_enc = 'v1.AAAA.BBBB.CCCC' WHERE id = $1`,
+          [transactionId],
+        );
+      const res = await new SigningClient(logged.url, store)
+        .onTransaction('get', 'payin', transactionId)
+        .set('x-request-id', 'qa-request-0500');
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({ message: 'ERROR_SERVER_INTERNAL_ERROR' });
+      const lines = logged.lines
+        .map((line) => JSON.parse(line) as LogLine & { err?: { stack?: string } })
+        .filter((line) => line.reqId === 'qa-request-0500');
+      const error = lines.find((line) => line.msg === 'unhandled error');
+      const requestLine = lines.find((line) => line.res !== undefined);
+      expect(requestLine).toMatchObject({ level: 50, res: { status: 500 } });
+      expect(error).toMatchObject({
+        level: 50,
+        clientIp: requestLine!.clientIp,
+        req: { method: 'GET', path: `/api/v1/payin/${transactionId}` },
+      });
+      expect(error!.err!.stack).toContain('Invalid authentication tag length');
+      expect(JSON.stringify(res.body)).not.toContain('stack');
+    });
+
     it('logs failures at warn and error level with their status', async () => {
       await request(logged.url)
         .get('/api/v1/merchant/balance/changes')

@@ -1,4 +1,12 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { types } from 'node:util';
+import {
+  ArgumentsHost,
+  Catch,
+  ExceptionFilter,
+  HttpException,
+  HttpStatus,
+  Logger,
+} from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AppException, ErrorBody } from './app.exception';
 import { ErrorCode } from './error-codes';
@@ -36,20 +44,35 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     const mapped = mapException(exception);
 
     if (mapped.unexpected) {
-      this.logger.error(
-        {
-          reqId: (request as Request & { id?: unknown }).id,
-          method: request.method,
-          url: request.originalUrl?.split('?')[0],
-          err: exception instanceof Error ? { name: exception.name, message: exception.message, stack: exception.stack } : String(exception),
-        },
-        'unhandled error',
-      );
+      this.logger.error(unexpectedErrorFields(request, exception), 'unhandled error');
     }
     if (response.headersSent) return;
-    for (const [name, value] of Object.entries(mapped.headers ?? {})) response.setHeader(name, value);
+    for (const [name, value] of Object.entries(mapped.headers ?? {}))
+      response.setHeader(name, value);
     response.status(mapped.status).json(mapped.body);
   }
+}
+
+/**
+ * What the log says about an unexpected failure: the fields its request line carries (`reqId`,
+ * `clientIp`, `req: { method, path }`), so one query finds both, and the error with its stack.
+ * The logging middleware of libs/observability leaves those fields on the request as `logFields`;
+ * this library cannot import it (observability depends on errors), so it reads the property and,
+ * for a request the middleware did not see, builds the same shape.
+ */
+export function unexpectedErrorFields(request: Request, exception: unknown): object {
+  const logged = (request as Request & { logFields?: object }).logFields;
+  return {
+    ...(logged ?? {
+      reqId: (request as Request & { id?: unknown }).id,
+      req: { method: request.method, path: request.originalUrl?.split('?')[0] },
+    }),
+    // isNativeError also knows errors made in another realm (a vm context, as under Jest).
+    err:
+      exception instanceof Error || types.isNativeError(exception)
+        ? { name: exception.name, message: exception.message, stack: exception.stack }
+        : String(exception),
+  };
 }
 
 export function mapException(exception: unknown): Mapped {
@@ -61,26 +84,53 @@ export function mapException(exception: unknown): Mapped {
 
   const lower = (exception ?? {}) as LowerLayerError;
   if (lower.type === 'entity.parse.failed') {
-    return { status: 400, body: { message: ErrorCode.INVALID_REQUEST, details: [{ field: 'body', errors: ['malformed JSON'] }] } };
+    return {
+      status: 400,
+      body: {
+        message: ErrorCode.INVALID_REQUEST,
+        details: [{ field: 'body', errors: ['malformed JSON'] }],
+      },
+    };
   }
   if (lower.type === 'entity.too.large') {
     return { status: 413, body: { message: ErrorCode.PAYLOAD_TOO_LARGE } };
   }
   if (exception instanceof Error && exception.name === 'MulterError' && lower.code) {
-    if (MULTER_TOO_LARGE.has(lower.code)) return { status: 413, body: { message: ErrorCode.FILE_TOO_LARGE } };
-    return { status: 400, body: { message: ErrorCode.INVALID_REQUEST, details: [{ field: 'document', errors: [lower.code] }] } };
+    if (MULTER_TOO_LARGE.has(lower.code))
+      return { status: 413, body: { message: ErrorCode.FILE_TOO_LARGE } };
+    return {
+      status: 400,
+      body: {
+        message: ErrorCode.INVALID_REQUEST,
+        details: [{ field: 'document', errors: [lower.code] }],
+      },
+    };
   }
   if (lower.type && typeof lower.status === 'number' && lower.status >= 400 && lower.status < 500) {
     // body-parser's other refusals: unsupported charset or encoding, aborted request, ...
-    return { status: lower.status, body: { message: ErrorCode.INVALID_REQUEST, details: [{ field: 'body', errors: [lower.type] }] } };
+    return {
+      status: lower.status,
+      body: {
+        message: ErrorCode.INVALID_REQUEST,
+        details: [{ field: 'body', errors: [lower.type] }],
+      },
+    };
   }
 
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
-    if (status === HttpStatus.NOT_FOUND) return { status, body: { message: ErrorCode.ROUTE_NOT_FOUND } };
-    if (status === HttpStatus.PAYLOAD_TOO_LARGE) return { status, body: { message: ErrorCode.PAYLOAD_TOO_LARGE } };
+    if (status === HttpStatus.NOT_FOUND)
+      return { status, body: { message: ErrorCode.ROUTE_NOT_FOUND } };
+    if (status === HttpStatus.PAYLOAD_TOO_LARGE)
+      return { status, body: { message: ErrorCode.PAYLOAD_TOO_LARGE } };
     if (status >= 400 && status < 500) {
-      return { status, body: { message: ErrorCode.INVALID_REQUEST, details: [{ field: 'request', errors: [exception.message] }] } };
+      return {
+        status,
+        body: {
+          message: ErrorCode.INVALID_REQUEST,
+          details: [{ field: 'request', errors: [exception.message] }],
+        },
+      };
     }
   }
 

@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { ErrorCode, GlobalExceptionFilter, mapException } from '@app/errors';
+import { ErrorCode, GlobalExceptionFilter, mapException, unexpectedErrorFields } from '@app/errors';
 import { PaymentPageAssets } from './payment-page.assets';
 import { pickLanguageFromHeader, type NoticeKey } from './payment-page.i18n';
 import { renderErrorPage, renderNotFoundPage } from './payment-page.view';
@@ -52,14 +52,7 @@ export class PaymentPageExceptionFilter implements ExceptionFilter {
 
     const mapped = mapException(exception);
     if (mapped.unexpected) {
-      this.logger.error(
-        {
-          reqId: (req as Request & { id?: unknown }).id,
-          method: req.method,
-          err: exception instanceof Error ? exception.stack : String(exception),
-        },
-        'payment page error',
-      );
+      this.logger.error(unexpectedErrorFields(req, exception), 'payment page error');
     }
     const language = pickLanguageFromHeader(req.get('accept-language'));
     const id = typeof req.params?.id === 'string' ? req.params.id : '';
