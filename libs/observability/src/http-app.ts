@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { json, urlencoded } from 'express';
 import { createValidationPipe } from '@app/errors';
+import { GatewayExpressAdapter } from './express-server';
 import { APP_LOGGER, NestPinoLogger, requestLogging } from './logger';
 
 export interface HttpAppOptions {
@@ -14,17 +15,21 @@ export interface HttpAppOptions {
 
 /**
  * Builds an app the way main.ts and the e2e tests both need it: the same logger, body limits,
- * validation and proxy trust, so tests exercise the production middleware.
+ * validation and proxy trust, so tests exercise the production middleware. The server builds
+ * requests and responses with Express's prototypes already set (GatewayExpressAdapter).
  */
-export async function createHttpApp(module: Type<unknown> | ReturnType<typeof Object>, options: HttpAppOptions): Promise<NestExpressApplication> {
+export async function createHttpApp(
+  module: Type<unknown> | ReturnType<typeof Object>,
+  options: HttpAppOptions,
+): Promise<NestExpressApplication> {
   const httpsOptions = options.tls
     ? { cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile) }
     : undefined;
-  const app = await NestFactory.create<NestExpressApplication>(module as Type<unknown>, {
-    bufferLogs: true,
-    bodyParser: false,
-    httpsOptions,
-  });
+  const app = await NestFactory.create<NestExpressApplication>(
+    module as Type<unknown>,
+    new GatewayExpressAdapter(),
+    { bufferLogs: true, bodyParser: false, httpsOptions },
+  );
   configureHttpApp(app, options);
   return app;
 }

@@ -1,0 +1,97 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Controller, Get, Module, Req } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Express, Request } from 'express';
+import request from 'supertest';
+import { GatewayExpressAdapter } from './express-server';
+
+@Controller()
+class ProbeController {
+  @Get('probe')
+  probe(@Req() req: Request): object {
+    return {
+      path: req.path,
+      host: req.get('host'),
+      isIncomingMessage: req instanceof IncomingMessage,
+      isServerResponse: req.res instanceof ServerResponse,
+    };
+  }
+}
+
+@Module({ controllers: [ProbeController] })
+class ProbeModule {}
+
+async function start(httpsOptions?: { key: Buffer; cert: Buffer }) {
+  const app = await NestFactory.create<NestExpressApplication>(
+    ProbeModule,
+    new GatewayExpressAdapter(),
+    { logger: false, httpsOptions },
+  );
+  await app.init();
+  const express = app.getHttpAdapter().getInstance<Express>();
+  // What the server built, seen before Express's own handler runs.
+  const arrived: Array<{ req: object; res: object }> = [];
+  app.getHttpServer().prependListener('request', (req: object, res: object) => {
+    arrived.push({ req: Object.getPrototypeOf(req), res: Object.getPrototypeOf(res) });
+  });
+  return { app, express, arrived };
+}
+
+describe('GatewayExpressAdapter', () => {
+  it("builds each request and response with the app's own prototypes, so Express never changes them", async () => {
+    const { app, express, arrived } = await start();
+    try {
+      const res = await request(app.getHttpServer()).get('/probe').expect(200);
+      expect(res.body).toEqual({
+        path: '/probe',
+        host: expect.stringContaining('127.0.0.1'),
+        isIncomingMessage: true,
+        isServerResponse: true,
+      });
+      expect(arrived).toHaveLength(1);
+      expect(arrived[0].req).toBe(express.request);
+      expect(arrived[0].res).toBe(express.response);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('does the same over TLS', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-tls-'));
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
+    const { app, express, arrived } = await start({
+      key: readFileSync(join(dir, 'key.pem')),
+      cert: readFileSync(join(dir, 'cert.pem')),
+    });
+    try {
+      await request(app.getHttpServer()).get('/probe').trustLocalhost().expect(200);
+      expect(arrived[0].req).toBe(express.request);
+      expect(arrived[0].res).toBe(express.response);
+    } finally {
+      await app.close();
+    }
+  });
+});
