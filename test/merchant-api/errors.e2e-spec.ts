@@ -6,7 +6,7 @@ import { GIF, pngOfSize } from '../support/documents';
 import { FakeCore } from '../support/fake-core';
 import { SigningClient } from '../support/signing-client';
 import { RunningApp, startMerchantApi, startSystem, TestSystem } from '../support/system';
-import { merchantKit, withoutMerchantRow } from './merchant-kit';
+import { breakSealedCard, merchantKit, withoutMerchantRow } from './merchant-kit';
 
 /**
  * Every row of merchant-api.md section 7 and every code decisions.md adds, each produced through
@@ -157,13 +157,7 @@ describe('error table (merchant-api.md section 7, decisions.md section 2)', () =
       async () => {
         const { client } = await kit.merchant();
         const { transactionId } = await kit.payin(client);
-        // A row another processing system wrote badly: no masked card, and a sealed one that does not open.
-        await kit
-          .db()
-          .query(
-            `UPDATE transactions SET pay_card_number_masked = NULL, pay_card_number_enc = 'v1.AAAA.BBBB.CCCC' WHERE id = $1`,
-            [transactionId],
-          );
+        await breakSealedCard(kit.db(), transactionId);
         return client.onTransaction('get', 'payin', transactionId);
       },
     ],
@@ -279,12 +273,7 @@ describe('error table (merchant-api.md section 7, decisions.md section 2)', () =
   it('SERVER_INTERNAL_ERROR details stay in the log: the body is the bare code', async () => {
     const { client } = await kit.merchant();
     const { transactionId } = await kit.payin(client);
-    await kit
-      .db()
-      .query(
-        `UPDATE transactions SET pay_card_number_masked = NULL, pay_card_number_enc = 'v1.AAAA.BBBB.CCCC' WHERE id = $1`,
-        [transactionId],
-      );
+    await breakSealedCard(kit.db(), transactionId);
     const res = await client.onTransaction('get', 'payin', transactionId);
     expect(res.body).toEqual({ message: 'ERROR_SERVER_INTERNAL_ERROR' });
     expect(res.headers['x-request-id']).toBeTruthy();

@@ -147,3 +147,14 @@ export async function withoutMerchantRow(
     });
   }
 }
+
+/**
+ * A row another processing system wrote badly: no masked card, and a sealed one that does not
+ * open with any key of this deployment, so reading the transaction fails unexpectedly (500).
+ */
+export async function breakSealedCard(db: DataSource, transactionId: string): Promise<void> {
+  await db.query(
+    `UPDATE transactions SET pay_card_number_masked = NULL, pay_card_number_enc = 'v1.AAAA.BBBB.CCCC' WHERE id = $1`,
+    [transactionId],
+  );
+}

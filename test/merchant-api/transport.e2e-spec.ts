@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -9,6 +8,7 @@ import { listen } from '@app/observability';
 import { sign } from '@app/signature';
 import { createMerchantApiApp } from '../../apps/merchant-api/src/bootstrap';
 import { PDF } from '../support/documents';
+import { writeSelfSignedCertificate } from '../support/tls';
 import { SigningClient } from '../support/signing-client';
 import {
   RunningApp,
@@ -17,7 +17,7 @@ import {
   testConfig,
   TestSystem,
 } from '../support/system';
-import { merchantKit, overwriteSealedToken } from './merchant-kit';
+import { breakSealedCard, merchantKit, overwriteSealedToken } from './merchant-kit';
 
 interface LogLine {
   level: number;
@@ -110,13 +110,7 @@ describe('transport: logs, TLS, proxies', () => {
     it('writes an unexpected failure with the fields of its request line and the stack, which the client never sees', async () => {
       const { store, client } = await kit.merchant();
       const { transactionId } = await kit.payin(client);
-      // A card number sealed under no key this deployment has: reading it back cannot succeed.
-      await kit
-        .db()
-        .query(
-          `UPDATE transactions SET pay_card_number_masked = NULL, pay_card_number_enc = 'v1.AAAA.BBBB.CCCC' WHERE id = $1`,
-          [transactionId],
-        );
+      await breakSealedCard(kit.db(), transactionId);
       const res = await new SigningClient(logged.url, store)
         .onTransaction('get', 'payin', transactionId)
         .set('x-request-id', 'qa-request-0500');
@@ -292,34 +286,10 @@ describe('transport: logs, TLS, proxies', () => {
 
   describe('HTTPS', () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-h2-tls-'));
-    const certFile = join(dir, 'cert.pem');
-    const keyFile = join(dir, 'key.pem');
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
     it('serves TLS itself when TLS_CERT_FILE and TLS_KEY_FILE are set', async () => {
-      execFileSync(
-        'openssl',
-        [
-          'req',
-          '-x509',
-          '-newkey',
-          'rsa:2048',
-          '-nodes',
-          '-keyout',
-          keyFile,
-          '-out',
-          certFile,
-          '-days',
-          '1',
-          '-subj',
-          '/CN=127.0.0.1',
-          '-addext',
-          'subjectAltName=IP:127.0.0.1',
-        ],
-        {
-          stdio: 'ignore',
-        },
-      );
+      const { certFile, keyFile } = writeSelfSignedCertificate(dir);
       const tls = await startMerchantApi(system.core.url, {
         TLS_CERT_FILE: certFile,
         TLS_KEY_FILE: keyFile,

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -8,6 +7,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Express, Request } from 'express';
 import request from 'supertest';
+import { writeSelfSignedCertificate } from '../../../test/support/tls';
 import { GatewayExpressAdapter } from './express-server';
 
 @Controller()
@@ -33,7 +33,7 @@ async function start(httpsOptions?: { key: Buffer; cert: Buffer }) {
     { logger: false, httpsOptions },
   );
   await app.init();
-  const express = app.getHttpAdapter().getInstance<Express>();
+  const express = app.getHttpAdapter().getInstance() as Express;
   // What the server built, seen before Express's own handler runs.
   const arrived: Array<{ req: object; res: object }> = [];
   app.getHttpServer().prependListener('request', (req: object, res: object) => {
@@ -62,29 +62,12 @@ describe('GatewayExpressAdapter', () => {
   });
 
   it('does the same over TLS', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gw-tls-'));
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-      ],
-      { stdio: 'ignore' },
+    const { certFile, keyFile } = writeSelfSignedCertificate(
+      mkdtempSync(join(tmpdir(), 'gw-tls-')),
     );
     const { app, express, arrived } = await start({
-      key: readFileSync(join(dir, 'key.pem')),
-      cert: readFileSync(join(dir, 'cert.pem')),
+      key: readFileSync(keyFile),
+      cert: readFileSync(certFile),
     });
     try {
       await request(app.getHttpServer()).get('/probe').trustLocalhost().expect(200);
