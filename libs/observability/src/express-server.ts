@@ -6,7 +6,7 @@ import { ExpressAdapter } from '@nestjs/platform-express';
 import type { Express } from 'express';
 
 /** What Node's HTTP server builds each request and response with. */
-export interface MessageClasses {
+interface MessageClasses {
   IncomingMessage: typeof IncomingMessage;
   ServerResponse: typeof ServerResponse;
 }
@@ -17,16 +17,16 @@ export interface MessageClasses {
  *
  * Express 5 hands every request to `Object.setPrototypeOf(req, app.request)` (and the same for
  * `res`). On an object that already has its properties, V8 cannot reuse a cached hidden class for
- * that: each request gets new ones (a map and a copy of its property descriptors per property
- * added afterwards, about ten per request), allocated straight into the old generation, and every
- * property access on `req` and `res` meets a hidden class its inline caches have never seen.
- * Measured with a bare Express app on Node 20 (docs/benchmarks.md): about 10 new hidden classes per
- * request, and a quarter of the throughput. When the object already has that prototype, the call
- * changes nothing, so Express's handling is untouched.
+ * that: each request gets new ones (a map and a copy of its property descriptors for every
+ * property added afterwards), allocated straight into the old generation, and every property
+ * access on `req` and `res` meets a hidden class its inline caches have never seen. Measured with
+ * a bare Express app on Node 20 (docs/benchmarks.md): about ten new hidden classes per request,
+ * and a quarter of the throughput. When the object already has that prototype, the call changes
+ * nothing, so Express's handling is untouched.
  *
  * Plain functions rather than classes, because a class's `prototype` cannot be assigned.
  */
-export function expressMessageClasses(app: Express): MessageClasses {
+function expressMessageClasses(app: Express): MessageClasses {
   const initRequest = IncomingMessage as unknown as (this: unknown, socket: Socket) => void;
   const initResponse = ServerResponse as unknown as (
     this: unknown,
