@@ -15,15 +15,15 @@ import { buildPlan } from './plans';
  */
 async function main(): Promise<void> {
   const spec = JSON.parse(readFileSync(process.argv[2], 'utf8')) as LoadSpec;
-  if (spec.warmupSeconds > 0) await run(spec, spec.warmupSeconds);
+  if (spec.warmupSeconds > 0) await run(spec, spec.warmupSeconds, 'warmup');
   // Tells the orchestrator the measured window starts now.
   process.stdout.write('measuring\n');
-  const result = await run(spec, spec.durationSeconds);
+  const result = await run(spec, spec.durationSeconds, 'measured');
   writeFileSync(spec.resultFile, JSON.stringify(result));
 }
 
-async function run(spec: LoadSpec, seconds: number): Promise<LoadResult> {
-  const built = buildPlan(spec.plan);
+async function run(spec: LoadSpec, seconds: number, phase: string): Promise<LoadResult> {
+  const built = buildPlan(spec.plan, phase);
   const latencies = new SampleBuffer();
   const sampleErrors: string[] = [];
   let bytes = 0;

@@ -20,7 +20,11 @@ interface MixedContext {
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
-export function buildPlan(plan: LoadPlan): BuiltPlan {
+/**
+ * `phase` names the run the requests are for (the warm-up, the measured run): a plan is built
+ * once per run, and fresh `paymentId`s carry the phase so that no run repeats another's.
+ */
+export function buildPlan(plan: LoadPlan, phase: string): BuiltPlan {
   switch (plan.kind) {
     case 'fixed':
       return {
@@ -34,7 +38,7 @@ export function buildPlan(plan: LoadPlan): BuiltPlan {
           {
             method: 'POST',
             path: '/api/v1/payin',
-            setupRequest: freshPayinCreate(plan.store, plan.tag),
+            setupRequest: freshPayinCreate(plan.store, `${plan.tag}-${phase}`),
           },
         ],
       };
@@ -75,11 +79,11 @@ export function buildPlan(plan: LoadPlan): BuiltPlan {
       };
     }
     case 'mixed':
-      return mixedPlan(plan);
+      return mixedPlan(plan, phase);
   }
 }
 
-function mixedPlan(plan: Extract<LoadPlan, { kind: 'mixed' }>): BuiltPlan {
+function mixedPlan(plan: Extract<LoadPlan, { kind: 'mixed' }>, phase: string): BuiltPlan {
   const steps: Record<string, Record<string, number>> = {};
   const count = (step: string, status: number): void => {
     const byStatus = (steps[step] ??= {});
@@ -99,7 +103,7 @@ function mixedPlan(plan: Extract<LoadPlan, { kind: 'mixed' }>): BuiltPlan {
     {
       method: 'POST',
       path: '/api/v1/payin',
-      setupRequest: freshPayinCreate(plan.store, plan.tag),
+      setupRequest: freshPayinCreate(plan.store, `${plan.tag}-${phase}`),
       onResponse: (status, body, context) => {
         count('payin create', status);
         (context as MixedContext).payinId = status === 200 ? transactionIdOf(body) : undefined;
@@ -165,13 +169,13 @@ function mixedPlan(plan: Extract<LoadPlan, { kind: 'mixed' }>): BuiltPlan {
   return { requests, steps };
 }
 
-/** Signs a payin create per call, each with a paymentId of its own (`<tag>-<n>`). */
-function freshPayinCreate(store: StoreKeys, tag: string): (request: Request) => Request {
+/** Signs a payin create per call, each with a paymentId of its own (`<prefix>-<n>`). */
+function freshPayinCreate(store: StoreKeys, prefix: string): (request: Request) => Request {
   let counter = 0;
   return (request) => ({
     ...request,
     headers: storeHeaders(store, JSON_HEADERS),
-    body: signedBody(store, payinBody(`${tag}-${++counter}`)),
+    body: signedBody(store, payinBody(`${prefix}-${++counter}`)),
   });
 }
 
