@@ -7,6 +7,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Express, Request } from 'express';
 import request from 'supertest';
+import { setFlagsFromString } from 'node:v8';
 import { writeSelfSignedCertificate } from '../../../test/support/tls';
 import { GatewayExpressAdapter } from './express-server';
 
@@ -35,11 +36,23 @@ async function start(httpsOptions?: { key: Buffer; cert: Buffer }) {
   await app.init();
   const express = app.getHttpAdapter().getInstance() as Express;
   // What the server built, seen before Express's own handler runs.
-  const arrived: Array<{ req: object; res: object }> = [];
+  const arrived: Array<{ req: object; res: object; sent: { req: object; res: object } }> = [];
   app.getHttpServer().prependListener('request', (req: object, res: object) => {
-    arrived.push({ req: Object.getPrototypeOf(req), res: Object.getPrototypeOf(res) });
+    arrived.push({
+      req: Object.getPrototypeOf(req),
+      res: Object.getPrototypeOf(res),
+      sent: { req, res },
+    });
   });
   return { app, express, arrived };
+}
+
+/** V8's own answer to "is this object in fast mode (a hidden class, not a dictionary)?". */
+function hasFastProperties(value: object): boolean {
+  setFlagsFromString('--allow-natives-syntax');
+  return (new Function('value', 'return %HasFastProperties(value)') as (v: object) => boolean)(
+    value,
+  );
 }
 
 describe('GatewayExpressAdapter', () => {
@@ -56,6 +69,18 @@ describe('GatewayExpressAdapter', () => {
       expect(arrived).toHaveLength(1);
       expect(arrived[0].req).toBe(express.request);
       expect(arrived[0].res).toBe(express.response);
+    } finally {
+      await app.close();
+    }
+  });
+
+  // A response in dictionary mode costs about 1 µs to build and misses every inline cache that reads it.
+  it('builds requests and responses that stay fast-mode objects through a whole request', async () => {
+    const { app, arrived } = await start();
+    try {
+      await request(app.getHttpServer()).get('/probe').expect(200);
+      expect(hasFastProperties(arrived[0].sent.req)).toBe(true);
+      expect(hasFastProperties(arrived[0].sent.res)).toBe(true);
     } finally {
       await app.close();
     }
