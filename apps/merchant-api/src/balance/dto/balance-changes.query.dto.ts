@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { Allow, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { QueryInteger } from '../../common/transforms';
 
 export const DEFAULT_PAGE = 1;
@@ -39,6 +39,9 @@ export class BalanceChangesQueryDto {
   @ApiProperty({
     description: 'HMAC-SHA256 hex over all other query parameters (see "Signing requests").',
   })
+  // Checked by the auth guard before this DTO exists; allowed here so that the pipe keeps it
+  // rather than deleting it, which left every request's DTO a slow dictionary-mode object.
+  @Allow()
   signature: string;
 
   @ApiPropertyOptional({ description: 'Replay protection (optional): Unix seconds. Signed.' })

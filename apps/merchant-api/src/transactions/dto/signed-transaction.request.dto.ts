@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString } from 'class-validator';
+import { Allow, IsOptional, IsString } from 'class-validator';
 
 /**
  * Query (GET) or body (DELETE, PATCH, proof upload) of an operation on `{transactionId}`:
@@ -19,6 +19,9 @@ export class SignedTransactionRequestDto {
     example: 'db8cc19bf80e425c7bab28fb98a72ad3facd9354637d4808b8130e24d6585605',
     description: 'HMAC-SHA256 hex of `transactionId=<transactionId>`.',
   })
+  // Checked by the auth guard before this DTO exists; allowed here so that the pipe keeps it
+  // rather than deleting it, which left every request's DTO a slow dictionary-mode object.
+  @Allow()
   signature: string;
 
   @ApiPropertyOptional({
