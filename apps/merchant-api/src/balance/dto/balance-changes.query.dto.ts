@@ -39,14 +39,17 @@ export class BalanceChangesQueryDto {
   @ApiProperty({
     description: 'HMAC-SHA256 hex over all other query parameters (see "Signing requests").',
   })
-  // Checked by the auth guard before this DTO exists; allowed here so that the pipe keeps it
-  // rather than deleting it, which left every request's DTO a slow dictionary-mode object.
+  // signature, timestamp and nonce are the auth guard's, checked before this DTO exists.
+  // @Allow() keeps the pipe from deleting them (class fields exist even when not sent), which
+  // left every request's DTO a slow dictionary-mode object.
   @Allow()
   signature: string;
 
   @ApiPropertyOptional({ description: 'Replay protection (optional): Unix seconds. Signed.' })
+  @Allow()
   timestamp?: number;
 
   @ApiPropertyOptional({ description: 'Replay protection (optional): unique per request. Signed.' })
+  @Allow()
   nonce?: string;
 }

@@ -19,8 +19,9 @@ export class SignedTransactionRequestDto {
     example: 'db8cc19bf80e425c7bab28fb98a72ad3facd9354637d4808b8130e24d6585605',
     description: 'HMAC-SHA256 hex of `transactionId=<transactionId>`.',
   })
-  // Checked by the auth guard before this DTO exists; allowed here so that the pipe keeps it
-  // rather than deleting it, which left every request's DTO a slow dictionary-mode object.
+  // signature, timestamp and nonce are the auth guard's, checked before this DTO exists.
+  // @Allow() keeps the pipe from deleting them (class fields exist even when not sent), which
+  // left every request's DTO a slow dictionary-mode object.
   @Allow()
   signature: string;
 
@@ -29,6 +30,7 @@ export class SignedTransactionRequestDto {
     description:
       'Replay protection (optional): Unix seconds, within 300 s of the server time. Signed.',
   })
+  @Allow()
   timestamp?: number;
 
   @ApiPropertyOptional({
@@ -36,5 +38,6 @@ export class SignedTransactionRequestDto {
     description:
       'Replay protection (optional): unique per request and store, 1 to 128 characters. Signed.',
   })
+  @Allow()
   nonce?: string;
 }
