@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { HttpService } from '@nestjs/axios';
 import type { AxiosRequestConfig, AxiosResponse } from 'axios';
-import { firstValueFrom } from 'rxjs';
 import { parseCreateReply, parseStatusReply, transportFailure } from './core-client.transformers';
 import {
   CallContext,
@@ -122,30 +121,33 @@ export class CoreClient {
     return parseStatusReply(await this.send({ method: 'POST', url, data: { storeId } }, context));
   }
 
-  /** One round trip. Every HTTP status resolves (the transformers judge it); only a missing reply throws. */
+  /**
+   * One round trip. Every HTTP status resolves (the transformers judge it); only a missing reply
+   * throws. The call goes to HttpModule's axios instance directly: HttpService's Observable
+   * cancels each finished request on teardown, which built and dropped an error (stack trace
+   * included) per call.
+   */
   private async send(request: AxiosRequestConfig, context: CallContext): Promise<CoreReply> {
     let response: AxiosResponse<string>;
     try {
-      response = await firstValueFrom(
-        this.http.request<string>({
-          ...request,
-          baseURL: this.options.baseUrl,
-          timeout: this.options.timeoutMs,
-          headers: {
-            authorization: `Bearer ${this.options.serviceToken}`,
-            accept: 'application/json',
-            ...(context.requestId ? { 'x-request-id': context.requestId } : {}),
-          },
-          responseType: 'text',
-          // Keep the body as received: whether it is JSON is the transformers' question.
-          transformResponse: [(data: unknown) => data],
-          validateStatus: () => true,
-          maxRedirects: 0,
-          maxContentLength: MAX_REPLY_BYTES,
-          maxBodyLength: MAX_REQUEST_BYTES,
-          transitional: { clarifyTimeoutError: true },
-        }),
-      );
+      response = await this.http.axiosRef.request<string>({
+        ...request,
+        baseURL: this.options.baseUrl,
+        timeout: this.options.timeoutMs,
+        headers: {
+          authorization: `Bearer ${this.options.serviceToken}`,
+          accept: 'application/json',
+          ...(context.requestId ? { 'x-request-id': context.requestId } : {}),
+        },
+        responseType: 'text',
+        // Keep the body as received: whether it is JSON is the transformers' question.
+        transformResponse: [(data: unknown) => data],
+        validateStatus: () => true,
+        maxRedirects: 0,
+        maxContentLength: MAX_REPLY_BYTES,
+        maxBodyLength: MAX_REQUEST_BYTES,
+        transitional: { clarifyTimeoutError: true },
+      });
     } catch (error) {
       const failure = error as { code?: string; message?: string };
       throw transportFailure({ code: failure.code, message: failure.message ?? String(error) });
