@@ -126,7 +126,7 @@ class Bench {
   async run(): Promise<number> {
     const o = this.options;
     this.say(
-      `${o.smoke ? 'smoke run' : 'full run'}: ${o.rounds} round(s), ${o.duration} s per measurement after ${o.warmup} s warm-up; ${this.placement.description}`,
+      `${o.smoke ? 'smoke run' : 'full run'}: ${o.rounds} round(s), ${o.duration} s per measurement after a ${warmupLabel(o)}; ${this.placement.description}`,
     );
     const scenarios = SCENARIOS.filter((scenario) => o.only.includes(scenario.id));
     const needsGateway =
@@ -232,7 +232,7 @@ class Bench {
         const connections = def.connections(this.options);
         const duration = def.duration(this.options);
         this.say(
-          `round ${round}/${this.options.rounds} · ${def.label} · ${connections} connections, ${this.options.warmup} s warm-up + ${duration} s`,
+          `round ${round}/${this.options.rounds} · ${def.label} · ${connections} connections, ${warmupLabel(this.options)} + ${duration} s`,
         );
         const load = await this.runLoad(
           system.url,
@@ -641,6 +641,8 @@ class Bench {
       url,
       connections: def.connections(this.options),
       warmupSeconds,
+      warmupResponses: this.options.warmupResponses,
+      warmupMaxSeconds: this.options.warmupMax,
       durationSeconds,
       timeoutSeconds: 10,
       plan: def.plan(this.fixtures, tag),
@@ -788,7 +790,7 @@ class Bench {
     const o = this.options;
     return {
       rounds: o.rounds,
-      'warm-up per measurement (s)': o.warmup,
+      'warm-up per measurement': warmupLabel(o),
       'measured per scenario (s)': o.duration,
       'measured per balance page (s)': o.pageDuration,
       'soak (s)': o.soak,
@@ -821,11 +823,21 @@ class Bench {
   }
 }
 
+/** "1 s warm-up", or with the lengthening: "1 s warm-up, longer (to 1,000 responses, 5 s at most)". */
+function warmupLabel(o: BenchOptions): string {
+  return o.warmupResponses > 0 && o.warmupMax > o.warmup
+    ? `${o.warmup} s warm-up, longer (to ${o.warmupResponses.toLocaleString('en-US')} responses, ${o.warmupMax} s at most)`
+    : `${o.warmup} s warm-up`;
+}
+
 function describeLoad(load: LoadResult, expected: number, noise: Interference): string {
   const unexpected = load.responses - (load.statuses[expected] ?? 0);
   return (
     `${Math.round(load.requestsPerSecond).toLocaleString('en-US')} req/s, p50 ${latency(load.latencyMs.p50)} ms, p99 ${latency(load.latencyMs.p99)} ms, ` +
     `p99.9 ${latency(load.latencyMs.p999)} ms` +
+    (load.warmup.seconds > 0
+      ? ` after ${load.warmup.seconds.toFixed(0)} s of warm-up (${load.warmup.responses.toLocaleString('en-US')} responses)`
+      : '') +
     (unexpected ? `, ${unexpected} unexpected status (${JSON.stringify(load.statuses)})` : '') +
     (load.errors ? `, ${load.errors} socket errors/timeouts` : '') +
     (noise.otherCpu >= 0.1

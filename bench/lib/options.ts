@@ -6,9 +6,13 @@ export type ScenarioId = (typeof SCENARIO_IDS)[number];
 export interface BenchOptions {
   smoke: boolean;
   rounds: number;
-  /** Seconds per measured run, and of the warm-up before it. */
+  /** Seconds per measured run. */
   duration: number;
+  /** Seconds of warm-up before each measurement, at least. */
   warmup: number;
+  /** A warm-up that got fewer responses goes on, up to `warmupMax` seconds in all (0: never). */
+  warmupResponses: number;
+  warmupMax: number;
   /** Seconds per balance page measurement (six of them per round). */
   pageDuration: number;
   soak: number;
@@ -36,6 +40,11 @@ export interface BenchOptions {
 const positiveInt = (value: string): number => {
   if (!/^\d+$/.test(value) || Number(value) < 1)
     throw new InvalidArgumentError('must be a whole number of at least 1');
+  return Number(value);
+};
+
+const nonNegativeInt = (value: string): number => {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a whole number');
   return Number(value);
 };
 
@@ -94,6 +103,12 @@ export function parseOptions(argv: string[]): BenchOptions {
       'warm-up seconds before each measurement (figures dropped)',
       positiveInt,
     )
+    .option(
+      '--warmup-responses <n>',
+      'a warm-up that got fewer responses goes on, up to --warmup-max seconds',
+      nonNegativeInt,
+    )
+    .option('--warmup-max <seconds>', 'longest warm-up per measurement', positiveInt, 5)
     .option('--page-duration <seconds>', 'measured seconds per balance page in (c)', positiveInt)
     .option('--soak <seconds>', 'length of the soak (e)', positiveInt)
     .option('--ledger-rows <n>', 'balance changes of the merchant in (c)', positiveInt)
@@ -129,6 +144,8 @@ export function parseOptions(argv: string[]): BenchOptions {
     rounds?: number;
     duration?: number;
     warmup?: number;
+    warmupResponses?: number;
+    warmupMax: number;
     pageDuration?: number;
     soak?: number;
     ledgerRows?: number;
@@ -151,6 +168,8 @@ export function parseOptions(argv: string[]): BenchOptions {
     rounds: raw.rounds ?? (smoke ? 1 : 3),
     duration: raw.duration ?? (smoke ? 2 : 4),
     warmup: raw.warmup ?? 1,
+    warmupResponses: raw.warmupResponses ?? (smoke ? 0 : 1_000),
+    warmupMax: Math.max(raw.warmupMax, raw.warmup ?? 1),
     pageDuration: raw.pageDuration ?? (smoke ? 1 : 3),
     soak: raw.soak ?? (smoke ? 3 : 300),
     soakWarmup: smoke ? 1 : 10,

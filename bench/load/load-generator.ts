@@ -3,6 +3,7 @@ import autocannon, { Request, Result } from 'autocannon';
 import { percentileOfSorted, SampleBuffer } from '../lib/stats';
 import type { LoadResult, LoadSpec } from './load-spec';
 import { buildPlan } from './plans';
+import { extraWarmupSeconds } from './warmup';
 
 /**
  * The load generator: a separate process (pinned by the orchestrator to its own CPU) that runs
@@ -15,14 +16,38 @@ import { buildPlan } from './plans';
  */
 async function main(): Promise<void> {
   const spec = JSON.parse(readFileSync(process.argv[2], 'utf8')) as LoadSpec;
-  if (spec.warmupSeconds > 0) await run(spec, spec.warmupSeconds, 'warmup');
+  const warmup = await warmUp(spec);
   // Tells the orchestrator the measured window starts now.
   process.stdout.write('measuring\n');
   const result = await run(spec, spec.durationSeconds, 'measured');
-  writeFileSync(spec.resultFile, JSON.stringify(result));
+  writeFileSync(spec.resultFile, JSON.stringify({ ...result, warmup }));
 }
 
-async function run(spec: LoadSpec, seconds: number, phase: string): Promise<LoadResult> {
+/** The warm-up, lengthened for a scenario that answered too few requests to be warm yet. */
+async function warmUp(spec: LoadSpec): Promise<LoadResult['warmup']> {
+  if (spec.warmupSeconds <= 0) return { seconds: 0, responses: 0 };
+  const first = await run(spec, spec.warmupSeconds, 'warmup');
+  const extra = extraWarmupSeconds(
+    {
+      minSeconds: spec.warmupSeconds,
+      responses: spec.warmupResponses,
+      maxSeconds: spec.warmupMaxSeconds,
+    },
+    { responses: first.responses, seconds: first.durationSeconds },
+  );
+  if (extra === 0) return { seconds: first.durationSeconds, responses: first.responses };
+  const second = await run(spec, extra, 'warmup-2');
+  return {
+    seconds: first.durationSeconds + second.durationSeconds,
+    responses: first.responses + second.responses,
+  };
+}
+
+async function run(
+  spec: LoadSpec,
+  seconds: number,
+  phase: string,
+): Promise<Omit<LoadResult, 'warmup'>> {
   const built = buildPlan(spec.plan, phase);
   const latencies = new SampleBuffer();
   const sampleErrors: string[] = [];

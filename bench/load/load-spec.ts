@@ -64,6 +64,10 @@ export interface LoadSpec {
   connections: number;
   /** Seconds of load whose figures are thrown away (JIT, caches, pools). 0 skips it. */
   warmupSeconds: number;
+  /** A warm-up that got fewer responses goes on (bench/load/warmup.ts); 0 never extends it. */
+  warmupResponses: number;
+  /** The longest a warm-up may run in all. */
+  warmupMaxSeconds: number;
   durationSeconds: number;
   /** Per-request timeout in seconds: a response slower than this counts as an error. */
   timeoutSeconds: number;
@@ -93,4 +97,6 @@ export interface LoadResult {
   sampleErrors: string[];
   /** CPU the generator itself used, in CPUs (1 = saturated: the figures are the generator's limit, not the server's). */
   ownCpu: number;
+  /** The warm-up before the measured window: how long it ran and the responses it got. */
+  warmup: { seconds: number; responses: number };
 }
