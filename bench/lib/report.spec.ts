@@ -164,3 +164,24 @@ describe('the soak section', () => {
     expect(text).toContain('Not captured: no profile was written');
   });
 });
+
+describe('the profiles section', () => {
+  it('says that a system call shares the CPU wait of processes that share a CPU, and gives each process its real CPU', () => {
+    const markdown = renderMarkdown({
+      ...report([measurement('b', 100, 900)]),
+      profiles: [
+        {
+          measurement: 'b',
+          label: '(b) payin create, end to end',
+          services: [],
+          cpu: { 'merchant-api': 0.36, core: 0.39, PostgreSQL: 0.21 },
+        },
+      ],
+    });
+    expect(markdown).toContain('## CPU profiles of missed targets');
+    expect(markdown).toContain('the shares of `writev` and the like are mostly that wait');
+    expect(markdown).toContain(
+      'CPU used during the window, in CPUs: merchant-api 0.36, core 0.39, PostgreSQL 0.21.',
+    );
+  });
+});

@@ -355,7 +355,10 @@ function renderProfiles(profiles: ProfileReport[]): string[] {
   out.push(
     "Each missed target's scenario was run once more with both services under a V8 CPU profile (sampling every 200 µs, " +
       "measured window only), while the services' PostgreSQL connections were sampled ten times a second. " +
-      "CPU shares are of the process's busy (non-idle) time. The `.cpuprofile.json` files load in Chrome DevTools or speedscope.",
+      "CPU shares are of the process's busy (non-idle) time. The `.cpuprofile.json` files load in Chrome DevTools or speedscope. " +
+      'A process that waits for the CPU inside a system call is sampled in that call: where the services and PostgreSQL share a CPU, ' +
+      'as in (b) and (d), the shares of `writev` and the like are mostly that wait, and `CPU used during the window` is what each ' +
+      'process really used (docs/benchmarks.md).',
   );
   out.push('');
   for (const profile of profiles) {
