@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Allow, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { QueryInteger } from '../../common/transforms';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { CheckedByGuard, QueryInteger } from '../../common/transforms';
 
 export const DEFAULT_PAGE = 1;
 export const DEFAULT_LIMIT = 20;
@@ -39,17 +39,14 @@ export class BalanceChangesQueryDto {
   @ApiProperty({
     description: 'HMAC-SHA256 hex over all other query parameters (see "Signing requests").',
   })
-  // signature, timestamp and nonce are the auth guard's, checked before this DTO exists.
-  // @Allow() keeps the pipe from deleting them (class fields exist even when not sent), which
-  // left every request's DTO a slow dictionary-mode object.
-  @Allow()
+  @CheckedByGuard()
   signature: string;
 
   @ApiPropertyOptional({ description: 'Replay protection (optional): Unix seconds. Signed.' })
-  @Allow()
+  @CheckedByGuard()
   timestamp?: number;
 
   @ApiPropertyOptional({ description: 'Replay protection (optional): unique per request. Signed.' })
-  @Allow()
+  @CheckedByGuard()
   nonce?: string;
 }

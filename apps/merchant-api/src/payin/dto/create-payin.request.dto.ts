@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
-  Allow,
   IsEmail,
   IsIn,
   IsInt,
@@ -15,7 +14,7 @@ import {
   Max,
   MaxLength,
 } from 'class-validator';
-import { BlankAsAbsent } from '../../common/transforms';
+import { BlankAsAbsent, CheckedByGuard } from '../../common/transforms';
 
 export const MAX_AMOUNT = 1_000_000_000;
 const URL_OPTIONS = {
@@ -187,8 +186,6 @@ export class CreatePayinRequestDto {
     example: '50b812a3145ddafe5b91a5a8a9b6b069069a8665567c3fc0ee96bb1975e648b4',
     description: 'See "Signing requests".',
   })
-  // Checked by the auth guard before this DTO exists; allowed here so that the pipe keeps it
-  // rather than deleting it, which left every request's DTO a slow dictionary-mode object.
-  @Allow()
+  @CheckedByGuard()
   signature: string;
 }

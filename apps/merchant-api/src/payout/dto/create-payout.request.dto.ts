@@ -1,6 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
-  Allow,
   IsInt,
   IsNumber,
   IsOptional,
@@ -13,7 +12,7 @@ import {
   ValidatorConstraintInterface,
 } from 'class-validator';
 import { isValidCardNumber } from '@app/crypto';
-import { BlankAsAbsent } from '../../common/transforms';
+import { BlankAsAbsent, CheckedByGuard } from '../../common/transforms';
 import { MAX_AMOUNT } from '../../payin/dto/create-payin.request.dto';
 
 @ValidatorConstraint({ name: 'cardNumber' })
@@ -78,8 +77,6 @@ export class CreatePayoutRequestDto {
   description?: string;
 
   @ApiProperty({ example: '9d2a…', description: 'See "Signing requests".' })
-  // Checked by the auth guard before this DTO exists; allowed here so that the pipe keeps it
-  // rather than deleting it, which left every request's DTO a slow dictionary-mode object.
-  @Allow()
+  @CheckedByGuard()
   signature: string;
 }

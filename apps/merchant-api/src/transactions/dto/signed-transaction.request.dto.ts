@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Allow, IsOptional, IsString } from 'class-validator';
+import { IsOptional, IsString } from 'class-validator';
+import { CheckedByGuard } from '../../common/transforms';
 
 /**
  * Query (GET) or body (DELETE, PATCH, proof upload) of an operation on `{transactionId}`:
@@ -19,10 +20,7 @@ export class SignedTransactionRequestDto {
     example: 'db8cc19bf80e425c7bab28fb98a72ad3facd9354637d4808b8130e24d6585605',
     description: 'HMAC-SHA256 hex of `transactionId=<transactionId>`.',
   })
-  // signature, timestamp and nonce are the auth guard's, checked before this DTO exists.
-  // @Allow() keeps the pipe from deleting them (class fields exist even when not sent), which
-  // left every request's DTO a slow dictionary-mode object.
-  @Allow()
+  @CheckedByGuard()
   signature: string;
 
   @ApiPropertyOptional({
@@ -30,7 +28,7 @@ export class SignedTransactionRequestDto {
     description:
       'Replay protection (optional): Unix seconds, within 300 s of the server time. Signed.',
   })
-  @Allow()
+  @CheckedByGuard()
   timestamp?: number;
 
   @ApiPropertyOptional({
@@ -38,6 +36,6 @@ export class SignedTransactionRequestDto {
     description:
       'Replay protection (optional): unique per request and store, 1 to 128 characters. Signed.',
   })
-  @Allow()
+  @CheckedByGuard()
   nonce?: string;
 }
