@@ -37,16 +37,15 @@ export interface BenchOptions {
   profileOnly?: string[];
 }
 
-const positiveInt = (value: string): number => {
-  if (!/^\d+$/.test(value) || Number(value) < 1)
-    throw new InvalidArgumentError('must be a whole number of at least 1');
-  return Number(value);
-};
-
-const nonNegativeInt = (value: string): number => {
-  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('must be a whole number');
-  return Number(value);
-};
+/** A parser of whole numbers of at least `min`, for commander. */
+const wholeNumber =
+  (min: number) =>
+  (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) < min)
+      throw new InvalidArgumentError(`must be a whole number of at least ${min}`);
+    return Number(value);
+  };
+const positiveInt = wholeNumber(1);
 
 const scenarioList = (value: string): ScenarioId[] => {
   const ids = value.split(',').map((item) => item.trim());
@@ -106,7 +105,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     .option(
       '--warmup-responses <n>',
       'a warm-up that got fewer responses goes on, up to --warmup-max seconds (default 0: off)',
-      nonNegativeInt,
+      wholeNumber(0),
     )
     .option(
       '--warmup-max <seconds>',

@@ -28,11 +28,7 @@ async function warmUp(spec: LoadSpec): Promise<LoadResult['warmup']> {
   if (spec.warmupSeconds <= 0) return { seconds: 0, responses: 0 };
   const first = await run(spec, spec.warmupSeconds, 'warmup');
   const extra = extraWarmupSeconds(
-    {
-      minSeconds: spec.warmupSeconds,
-      responses: spec.warmupResponses,
-      maxSeconds: spec.warmupMaxSeconds,
-    },
+    { responses: spec.warmupResponses, maxSeconds: spec.warmupMaxSeconds },
     { responses: first.responses, seconds: first.durationSeconds },
   );
   if (extra === 0) return { seconds: first.durationSeconds, responses: first.responses };

@@ -1,6 +1,6 @@
 import { extraWarmupSeconds, type WarmupPolicy } from './warmup';
 
-const policy: WarmupPolicy = { minSeconds: 1, responses: 1_000, maxSeconds: 5 };
+const policy: WarmupPolicy = { responses: 1_000, maxSeconds: 5 };
 
 describe('extraWarmupSeconds', () => {
   it('adds nothing when the first second already brought enough responses (a cached read)', () => {

@@ -1,12 +1,11 @@
 /**
- * How long a warm-up runs. It lasts `minSeconds`; a scenario that answered fewer than `responses`
- * by then (a create at a hundred a second, where a cached read answers thousands) is warmed up
- * again for as long as its rate says the rest takes, but never beyond `maxSeconds` in all. A
- * create's code path runs so rarely that a one-second warm-up left most of it to V8's
- * interpreter, and the measurement then timed the JIT compiler (docs/benchmarks.md).
+ * How long a warm-up runs, after its first part (`--warmup` seconds): a scenario that answered
+ * fewer than `responses` by then (a create at a hundred a second, where a cached read answers
+ * thousands) is warmed up again for as long as its rate says the rest takes, but never beyond
+ * `maxSeconds` in all. A create's code path runs so rarely that a one-second warm-up left most of
+ * it to V8's interpreter, and the measurement then timed the JIT compiler (docs/benchmarks.md).
  */
 export interface WarmupPolicy {
-  minSeconds: number;
   responses: number;
   maxSeconds: number;
 }

@@ -31,18 +31,15 @@ describe('merchant-api: reading one transaction', () => {
     await dataSource.query(
       'CREATE TEMP TABLE transactions (LIKE public.transactions INCLUDING ALL)',
     );
-    const insert = `INSERT INTO transactions
-      (id, type, merchant_id, store_id, request_hash, status, amount, currency)
-      VALUES ($1, 'payin', $2, 1, 'hash', 'pending', 10, 'USD')`;
+    // ROWS payins of the merchant, then `mine` of the same merchant and `theirs` of another.
     await dataSource.query(
       `INSERT INTO transactions
          (id, type, merchant_id, store_id, request_hash, status, amount, currency)
-       SELECT gen_random_uuid(), 'payin', $1, 1, 'hash', 'pending', 10, 'USD'
-         FROM generate_series(1, $2::int)`,
-      [MERCHANT, ROWS],
+       SELECT id, 'payin', merchant_id, 1, 'hash', 'pending', 10, 'USD'
+         FROM (SELECT gen_random_uuid(), $1::int FROM generate_series(1, $2::int)
+               UNION ALL VALUES ($3::uuid, $1::int), ($4::uuid, $5::int)) AS t(id, merchant_id)`,
+      [MERCHANT, ROWS, mine, theirs, OTHER_MERCHANT],
     );
-    await dataSource.query(insert, [mine, MERCHANT]);
-    await dataSource.query(insert, [theirs, OTHER_MERCHANT]);
     repository = new TransactionRepository(dataSource);
   });
   afterAll(() => dataSource.destroy());
