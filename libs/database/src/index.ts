@@ -28,4 +28,4 @@ export {
 export { WebhookDelivery } from './entities/webhook-delivery.entity';
 export { startEmbeddedPostgres, freePort, type EmbeddedPostgresHandle } from './embedded-postgres';
 export { DatabaseModule } from './database.module';
-export { queryPrepared, type PreparedStatement } from './prepared';
+export { queryPrepared, queryPreparedIn, type PreparedStatement } from './prepared';

@@ -1,4 +1,5 @@
-import { EntityManager, EntityTarget, ObjectLiteral } from 'typeorm';
+import { EntityManager, EntityMetadata, EntityTarget, ObjectLiteral } from 'typeorm';
+import type { PreparedStatement } from '@app/database';
 
 /**
  * Runs a statement and returns its rows. TypeORM's postgres driver answers UPDATE and DELETE
@@ -40,4 +41,30 @@ export function hydrate<T extends ObjectLiteral>(
     column.setEntityValue(entity, manager.connection.driver.prepareHydratedValue(value, column));
   }
   return entity;
+}
+
+/**
+ * A prepared statement over `target`'s rows whose text is built on first use, when the entity's
+ * metadata is at hand: `text` gets `columns(alias)`, every stored column of the entity by name.
+ * A prepared statement must not say `*`: once a migration adds a column under a running process,
+ * PostgreSQL refuses to run it again ("cached plan must not change result type").
+ */
+export function entityStatement<T extends ObjectLiteral>(
+  name: string,
+  target: EntityTarget<T>,
+  text: (columns: (alias: string) => string) => string,
+): (manager: EntityManager) => PreparedStatement {
+  let statement: PreparedStatement | undefined;
+  return (manager) =>
+    (statement ??= {
+      name,
+      text: text((alias) => columnsOf(manager.connection.getMetadata(target), alias)),
+    });
+}
+
+function columnsOf(metadata: EntityMetadata, alias: string): string {
+  return metadata.columns
+    .filter((column) => !column.isVirtual)
+    .map((column) => `${alias}."${column.databaseName}"`)
+    .join(', ');
 }

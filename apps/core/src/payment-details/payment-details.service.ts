@@ -3,11 +3,11 @@ import { InjectEntityManager } from '@nestjs/typeorm';
 import Decimal from 'decimal.js';
 import { EntityManager, IsNull } from 'typeorm';
 import { FieldCipher, maskCardNumber } from '@app/crypto';
-import { Merchant, PaymentDetail } from '@app/database';
+import { Merchant, PaymentDetail, PreparedStatement, queryPreparedIn } from '@app/database';
 import { AppException, ErrorCode } from '@app/errors';
 import { AdminAuditService } from '../admin/admin-audit.service';
 import { formatMoney, money } from '../common/money';
-import { hydrate, queryRows } from '../common/sql';
+import { entityStatement, hydrate, queryRows } from '../common/sql';
 
 export interface NewPaymentDetail {
   cardName?: string;
@@ -82,6 +82,43 @@ interface Candidate {
 /** What trying the candidates' locks in order came to. */
 type FirstFree =
   'all busy' | { taken: PaymentDetail; refusedId?: never } | { taken?: never; refusedId: number };
+
+/**
+ * The fitting candidates of a create, least recently assigned first, with a rotation ticket
+ * (`draw`, steps 1 and 2); `$1` the merchant, `$2` the amount.
+ */
+const CANDIDATES: PreparedStatement = {
+  name: 'core.payment-detail-candidates.v1',
+  text: `SELECT d.id, d.max_pending,
+                (SELECT nextval('payment_detail_rotation_seq'))::text AS ticket
+           FROM payment_details d
+           LEFT JOIN LATERAL (SELECT t.created_at FROM transactions t
+                               WHERE t.payment_detail_id = d.id
+                               ORDER BY t.created_at DESC LIMIT 1) latest ON true
+          WHERE ${FITS}
+            AND (CASE WHEN EXISTS (SELECT 1 FROM payment_details own WHERE own.merchant_id = $1)
+                      THEN d.merchant_id = $1 ELSE d.merchant_id IS NULL END)
+            AND (d.max_pending IS NULL OR d.max_pending > (${PENDING_COUNT}))
+          ORDER BY latest.created_at ASC NULLS FIRST, d.id ASC
+          LIMIT ${MAX_CANDIDATES}`,
+};
+
+/**
+ * Tries the advisory locks of the candidates `$1` in order and reads the first one granted
+ * under FOR KEY SHARE, with whether it still fits the amount `$2` (`takeFirstFree`).
+ */
+const FIRST_FREE = entityStatement(
+  'core.payment-detail-first-free.v1',
+  PaymentDetail,
+  (columns) => `WITH granted AS (
+     SELECT c.id FROM unnest($1::int[]) AS c(id)
+      WHERE pg_try_advisory_xact_lock(${DRAW_LOCK_SPACE}, c.id)
+      LIMIT 1)
+   SELECT ${columns('d')}, (${FITS}) AS fits_now
+     FROM payment_details d
+    WHERE d.id = (SELECT id FROM granted)
+      FOR KEY SHARE`,
+);
 
 /**
  * The pool of receiving details. An operator adds and tunes them; every payin create draws one
@@ -212,22 +249,10 @@ export class PaymentDetailsService {
     merchantId: number,
     amount: Decimal,
   ): Promise<PaymentDetail | null> {
-    const candidates = await queryRows<Candidate & { ticket: string }>(
-      manager,
-      `SELECT d.id, d.max_pending,
-              (SELECT nextval('payment_detail_rotation_seq'))::text AS ticket
-         FROM payment_details d
-         LEFT JOIN LATERAL (SELECT t.created_at FROM transactions t
-                             WHERE t.payment_detail_id = d.id
-                             ORDER BY t.created_at DESC LIMIT 1) latest ON true
-        WHERE ${FITS}
-          AND (CASE WHEN EXISTS (SELECT 1 FROM payment_details own WHERE own.merchant_id = $1)
-                    THEN d.merchant_id = $1 ELSE d.merchant_id IS NULL END)
-          AND (d.max_pending IS NULL OR d.max_pending > (${PENDING_COUNT}))
-        ORDER BY latest.created_at ASC NULLS FIRST, d.id ASC
-        LIMIT ${MAX_CANDIDATES}`,
-      [merchantId, formatMoney(amount)],
-    );
+    const candidates = await queryPreparedIn<Candidate & { ticket: string }>(manager, CANDIDATES, [
+      merchantId,
+      formatMoney(amount),
+    ]);
     if (candidates.length === 0) return null;
     let untried: Candidate[] = candidates;
     while (untried.length > 0) {
@@ -264,20 +289,9 @@ export class PaymentDetailsService {
     amount: Decimal,
   ): Promise<FirstFree> {
     await manager.query('SAVEPOINT payment_detail_take');
-    const [row] = await queryRows<
+    const [row] = await queryPreparedIn<
       Record<string, unknown> & { id: number; max_pending: number | null; fits_now: boolean }
-    >(
-      manager,
-      `WITH granted AS (
-         SELECT c.id FROM unnest($1::int[]) AS c(id)
-          WHERE pg_try_advisory_xact_lock(${DRAW_LOCK_SPACE}, c.id)
-          LIMIT 1)
-       SELECT d.*, (${FITS}) AS fits_now
-         FROM payment_details d
-        WHERE d.id = (SELECT id FROM granted)
-          FOR KEY SHARE`,
-      [candidates.map((c) => c.id), formatMoney(amount)],
-    );
+    >(manager, FIRST_FREE(manager), [candidates.map((c) => c.id), formatMoney(amount)]);
     if (!row) {
       await manager.query('RELEASE SAVEPOINT payment_detail_take');
       return 'all busy';

@@ -1,8 +1,8 @@
 import { HttpStatus } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { Store } from '@app/database';
+import { queryPreparedIn, Store } from '@app/database';
 import { AppException, ErrorCode } from '@app/errors';
-import { hydrate, queryRows } from '../common/sql';
+import { entityStatement, hydrate } from '../common/sql';
 
 /** Which of a merchant's access flags a merchant call needs. */
 export type MerchantAccess = 'payin' | 'payout';
@@ -11,6 +11,21 @@ const REFUSAL: Record<MerchantAccess, ErrorCode> = {
   payin: ErrorCode.ACCESS_PAYIN_DISABLED,
   payout: ErrorCode.ACCESS_PAYOUT_DISABLED,
 };
+
+const STORE_WITH_ACCESS = {
+  payin: storeWithAccess('payin'),
+  payout: storeWithAccess('payout'),
+};
+
+function storeWithAccess(access: MerchantAccess) {
+  return entityStatement(
+    `core.store-for-${access}.v1`,
+    Store,
+    (columns) => `SELECT ${columns('s')}, m.${access}_enabled AS access_enabled
+                    FROM stores s LEFT JOIN merchants m ON m.id = s.merchant_id
+                   WHERE s.id = $1`,
+  );
+}
 
 /**
  * The store a merchant call acts for, read in the caller's DB transaction together with its
@@ -25,13 +40,11 @@ export async function storeForMerchantCall(
   storeId: number,
   access: MerchantAccess,
 ): Promise<Store> {
-  // One plain statement: every merchant write starts here, and TypeORM's find with a relation
-  // cost more CPU than the query itself (docs/benchmarks.md).
-  const [row] = await queryRows<Record<string, unknown> & { access_enabled: boolean | null }>(
+  // One plain statement, prepared: every merchant write starts here, and TypeORM's find with a
+  // relation cost more CPU than the query itself (docs/benchmarks.md).
+  const [row] = await queryPreparedIn<Record<string, unknown> & { access_enabled: boolean | null }>(
     manager,
-    `SELECT s.*, m.${access === 'payin' ? 'payin_enabled' : 'payout_enabled'} AS access_enabled
-       FROM stores s LEFT JOIN merchants m ON m.id = s.merchant_id
-      WHERE s.id = $1`,
+    STORE_WITH_ACCESS[access](manager),
     [storeId],
   );
   if (!row) throw new AppException(ErrorCode.STORE_NOT_FOUND, HttpStatus.NOT_FOUND);

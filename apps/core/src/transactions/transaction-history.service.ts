@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { Transaction, TransactionStatus } from '@app/database';
+import { PreparedStatement, queryPreparedIn, Transaction, TransactionStatus } from '@app/database';
 import { StoreWebhookTarget, WebhookOutboxService } from '../webhooks/webhook-outbox.service';
 
 export interface StatusChange {
@@ -14,6 +14,15 @@ export interface StatusChange {
   store?: StoreWebhookTarget;
 }
 
+const RECORD_CHANGE: PreparedStatement = {
+  name: 'core.record-status-change.v1',
+  text: `WITH change AS (
+           INSERT INTO transaction_status_changes (transaction_id, from_status, to_status, actor)
+           VALUES ($1, $2, $3, $4)
+           RETURNING transaction_id)
+         SELECT pg_notify('gateway_transaction_changed', transaction_id::text) FROM change`,
+};
+
 /**
  * THE single point through which every creation and every status change of a transaction
  * passes, inside the DB transaction that makes the change. It appends the history row and
@@ -25,18 +34,16 @@ export class TransactionHistoryService {
   constructor(private readonly webhooks: WebhookOutboxService) {}
 
   async record(manager: EntityManager, change: StatusChange): Promise<void> {
-    // The history row and the announcement in one statement: a status change is a handful of
-    // round trips to PostgreSQL, each of which costs more than the statement itself. The
-    // announcement is delivered on commit only; the merchant API drops its cached copy of the
-    // transaction.
-    await manager.query(
-      `WITH change AS (
-         INSERT INTO transaction_status_changes (transaction_id, from_status, to_status, actor)
-         VALUES ($1, $2, $3, $4)
-         RETURNING transaction_id)
-       SELECT pg_notify('gateway_transaction_changed', transaction_id::text) FROM change`,
-      [change.transaction.id, change.from, change.transaction.status, change.actor],
-    );
+    // The history row and the announcement in one prepared statement: a status change is a
+    // handful of round trips to PostgreSQL, each of which costs more than the statement itself.
+    // The announcement is delivered on commit only; the merchant API drops its cached copy of
+    // the transaction.
+    await queryPreparedIn(manager, RECORD_CHANGE, [
+      change.transaction.id,
+      change.from,
+      change.transaction.status,
+      change.actor,
+    ]);
     // The merchant's notification, in the outbox of this same DB transaction (decisions.md section 5).
     await this.webhooks.enqueue(manager, change.transaction, change.store);
   }
