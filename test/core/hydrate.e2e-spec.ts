@@ -48,20 +48,29 @@ describe('core: rows as written equal rows as read', () => {
     await manager
       .transaction(async (tx) => {
         const id = randomUUID();
-        const inserted = await insertTransaction(tx, {
-          id,
-          type: 'payout',
-          merchantId: store.merchantId,
-          storeId: store.storeId,
-          requestHash: 'h',
-          status: 'pending',
-          amount: '12.30',
-          currency: 'USD',
-          exchangeRate: '1',
-          clientId: '7',
-          expiresAt: () => 'now() + make_interval(secs => 60)',
-        });
-        expect(inserted).toEqual(await tx.findOneByOrFail(Transaction, { id }));
+        const inserted = await insertTransaction(
+          tx,
+          {
+            id,
+            type: 'payout',
+            merchantId: store.merchantId,
+            storeId: store.storeId,
+            requestHash: 'h',
+            status: 'pending',
+            amount: '12.30',
+            currency: 'USD',
+            exchangeRate: '1',
+            clientId: '7',
+          },
+          60,
+        );
+        const read = await tx.findOneByOrFail(Transaction, { id });
+        expect(inserted).toEqual(read);
+        const [{ ttl }] = await tx.query(
+          'SELECT extract(epoch FROM expires_at - created_at)::int AS ttl FROM transactions WHERE id = $1',
+          [id],
+        );
+        expect(ttl).toBe(60);
         throw new Error('roll back');
       })
       .catch((error: Error) => expect(error.message).toBe('roll back'));

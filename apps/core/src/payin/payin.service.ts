@@ -88,48 +88,51 @@ export class PayinService {
         const ttlSeconds = Math.trunc(store.payinTtlSeconds ?? this.config.core.payinTtlSeconds);
 
         const id = randomUUID();
-        const transaction = await insertTransaction(manager, {
-          id,
-          type: 'payin',
-          merchantId: store.merchantId,
-          storeId: store.id,
-          externalId: input.externalId ?? null,
-          requestHash,
-          status: 'pending',
-          amount: formatMoney(amount),
-          currency: store.currency,
-          exchangeRate: store.exchangeRate,
-          description: input.description ?? null,
-          isTest: input.isTest ?? false,
-          clientId: input.clientId,
-          clientEmail: input.clientEmail ?? null,
-          clientName: input.clientName ?? null,
-          clientIp: input.clientIp ?? null,
-          clientUserAgent: input.clientUserAgent ?? null,
-          gate: input.gate ?? null,
-          paymentMethod: input.paymentMethod ?? null,
-          successUrl: input.successUrl ?? null,
-          failureUrl: input.failureUrl ?? null,
-          webhookUrl: input.webhookUrl ?? null,
-          webhookMethod: input.webhookUrl
-            ? (input.webhookMethod ?? 'post')
-            : (input.webhookMethod ?? null),
-          language: input.language ?? null,
-          tgbotId: input.tgbotId ?? null,
-          paymentDetailId: detail.id,
-          payCardName: detail.cardName,
-          payBankName: detail.bankName,
-          // Already sealed with the same key: copied as is, never opened here.
-          payCardNumberEnc: detail.cardNumberEnc,
-          payCardNumberMasked: detail.cardNumberMasked,
-          payPhoneNumber: detail.phoneNumber,
-          payQrCode: detail.qrCode,
-          payAccountNumber: detail.accountNumber,
-          payIbanNumber: detail.ibanNumber,
-          feeAmount: formatMoney(payinFee(settled, store.payinFeePercent)),
+        const transaction = await insertTransaction(
+          manager,
+          {
+            id,
+            type: 'payin',
+            merchantId: store.merchantId,
+            storeId: store.id,
+            externalId: input.externalId ?? null,
+            requestHash,
+            status: 'pending',
+            amount: formatMoney(amount),
+            currency: store.currency,
+            exchangeRate: store.exchangeRate,
+            description: input.description ?? null,
+            isTest: input.isTest ?? false,
+            clientId: input.clientId,
+            clientEmail: input.clientEmail ?? null,
+            clientName: input.clientName ?? null,
+            clientIp: input.clientIp ?? null,
+            clientUserAgent: input.clientUserAgent ?? null,
+            gate: input.gate ?? null,
+            paymentMethod: input.paymentMethod ?? null,
+            successUrl: input.successUrl ?? null,
+            failureUrl: input.failureUrl ?? null,
+            webhookUrl: input.webhookUrl ?? null,
+            webhookMethod: input.webhookUrl
+              ? (input.webhookMethod ?? 'post')
+              : (input.webhookMethod ?? null),
+            language: input.language ?? null,
+            tgbotId: input.tgbotId ?? null,
+            paymentDetailId: detail.id,
+            payCardName: detail.cardName,
+            payBankName: detail.bankName,
+            // Already sealed with the same key: copied as is, never opened here.
+            payCardNumberEnc: detail.cardNumberEnc,
+            payCardNumberMasked: detail.cardNumberMasked,
+            payPhoneNumber: detail.phoneNumber,
+            payQrCode: detail.qrCode,
+            payAccountNumber: detail.accountNumber,
+            payIbanNumber: detail.ibanNumber,
+            feeAmount: formatMoney(payinFee(settled, store.payinFeePercent)),
+          },
           // The database clock decides expiry (the worker compares with now()), so it sets it too.
-          expiresAt: () => `now() + make_interval(secs => ${ttlSeconds})`,
-        });
+          ttlSeconds,
+        );
         await this.transitions.created(manager, transaction, 'merchant', store);
         return { transactionId: id, created: true };
       });
