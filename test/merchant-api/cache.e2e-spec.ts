@@ -224,6 +224,32 @@ describe('read cache coherence', () => {
     }
   });
 
+  // Needs the run's Redis, reached through a proxy that counts the connections.
+  (process.env.REDIS_URL ? it : it.skip)(
+    'leaves no connection to Redis once the app has closed, even when a change is announced during shutdown',
+    async () => {
+      const target = new URL(process.env.REDIS_URL!);
+      const proxy = await PausableTcpProxy.start(target.hostname, Number(target.port || 6379));
+      try {
+        const instance = await startMerchantApi(system.core.url, {
+          REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
+        });
+        const cache = instance.app.get(ReadCache);
+        await within(10_000, async () => cache.isCoherent);
+        expect(proxy.openConnections).toBeGreaterThan(0);
+        await instance.app.close();
+        // An announcement that reaches the listener while the app shuts down: @keyv/redis
+        // reconnects a closed client on its next call, which kept the process alive.
+        await cache.invalidate('transaction:announced-during-shutdown');
+        await within(2_000, async () => proxy.openConnections === 0);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(proxy.openConnections).toBe(0);
+      } finally {
+        await proxy.close();
+      }
+    },
+  );
+
   // Needs the run's Redis: the proxy freezes the way to it while the entry stays in it.
   (process.env.REDIS_URL ? it : it.skip)(
     'never serves an entry whose invalidation Redis missed: the cache stays off until it is cleared',

@@ -41,6 +41,11 @@ export class PausableTcpProxy {
     return proxy;
   }
 
+  /** Client connections open through the proxy now. */
+  get openConnections(): number {
+    return this.pairs.size;
+  }
+
   pause(): void {
     this.paused = true;
     for (const pair of this.pairs) pair.forEach((socket) => socket.pause());

@@ -136,9 +136,14 @@ function createBackend(config: AppConfig, logger: Logger): CacheBackend {
 
 @Injectable()
 class CacheBackendShutdown implements OnApplicationShutdown {
-  constructor(@Inject(CACHE_BACKEND) private readonly backend: CacheBackend) {}
+  constructor(
+    @Inject(CACHE_BACKEND) private readonly backend: CacheBackend,
+    private readonly cache: ReadCache,
+  ) {}
 
   async onApplicationShutdown(): Promise<void> {
+    // Closed first: @keyv/redis reconnects a closed client on its next call.
+    this.cache.close();
     await this.backend.close();
   }
 }

@@ -50,6 +50,24 @@ describe('ReadCache', () => {
     expect(load).toHaveBeenCalledTimes(2);
   });
 
+  it('after close, reads load from the database and nothing reaches the store', async () => {
+    const store = createCache({ stores: [new Keyv()] });
+    const cache = new ReadCache(store, { ttlMs: 60_000 });
+    await cache.resync();
+    await cache.readThrough('k', async () => ({ status: 'pending' }));
+    cache.close();
+    const calls = ['get', 'set', 'del', 'clear'].map((method) =>
+      jest.spyOn(store, method as 'get' | 'set' | 'del' | 'clear'),
+    );
+    const load = jest.fn(async () => ({ status: 'canceled' }));
+    expect(await cache.readThrough('k', load)).toEqual({ status: 'canceled' });
+    await cache.invalidate('k');
+    expect(await cache.resync()).toBe(false);
+    expect(cache.isCoherent).toBe(false);
+    expect(load).toHaveBeenCalledTimes(1);
+    for (const call of calls) expect(call).not.toHaveBeenCalled();
+  });
+
   it('loads again after an invalidation', async () => {
     const cache = await coherentCache();
     let status = 'pending';

@@ -46,6 +46,8 @@ export class ReadCache {
   private previous = new Map<string, number>();
   private lastSweep = Date.now();
   private failureLogged = false;
+  /** The app is shutting down (`close`): no call reaches the store any more. */
+  private closed = false;
   /** Keys that missed once recently, for `second-miss` admission. Keys only, no values. */
   private readonly doorkeeper: LRUCache<string, true>;
 
@@ -113,6 +115,7 @@ export class ReadCache {
 
   /** Drops `key` here and in the shared store; loads in flight for it will not cache. */
   async invalidate(key: string): Promise<void> {
+    if (this.closed) return;
     this.counter += 1;
     this.sweep();
     this.recent.set(key, this.counter);
@@ -141,6 +144,7 @@ export class ReadCache {
    * answers, then use the cache. A failure leaves the cache off; the listener retries.
    */
   async resync(): Promise<boolean> {
+    if (this.closed) return false;
     this.counter += 1;
     this.lastResync = this.counter;
     try {
@@ -156,6 +160,16 @@ export class ReadCache {
     this.coherent = true;
     this.failureLogged = false;
     return true;
+  }
+
+  /**
+   * For shutdown, before the store's connection closes: from now on every read is a miss and
+   * nothing is written or deleted. The Redis store reconnects on its next call, so a change
+   * announced during shutdown would otherwise reopen the connection and keep the process alive.
+   */
+  close(): void {
+    this.closed = true;
+    this.coherent = false;
   }
 
   private admits(key: string, admission: Admission): boolean {
