@@ -33,9 +33,7 @@ export async function queryPrepared<Row>(
   statement: PreparedStatement,
   values: unknown[],
 ): Promise<Row[]> {
-  const pool = (dataSource.driver as PostgresDriver).master as PgQueryable;
-  const { rows } = await pool.query({ name: statement.name, text: statement.text, values });
-  return rows as Row[];
+  return run<Row>((dataSource.driver as PostgresDriver).master as PgQueryable, statement, values);
 }
 
 /**
@@ -52,7 +50,14 @@ export async function queryPreparedIn<Row>(
 ): Promise<Row[]> {
   const runner = manager.queryRunner;
   if (!runner) return queryPrepared<Row>(manager.connection, statement, values);
-  const client = (await runner.connect()) as PgQueryable;
-  const { rows } = await client.query({ name: statement.name, text: statement.text, values });
+  return run<Row>((await runner.connect()) as PgQueryable, statement, values);
+}
+
+async function run<Row>(
+  target: PgQueryable,
+  statement: PreparedStatement,
+  values: unknown[],
+): Promise<Row[]> {
+  const { rows } = await target.query({ name: statement.name, text: statement.text, values });
   return rows as Row[];
 }

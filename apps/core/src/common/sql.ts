@@ -62,9 +62,11 @@ export function entityStatement<T extends ObjectLiteral>(
     });
 }
 
-function columnsOf(metadata: EntityMetadata, alias: string): string {
+/** Every stored column of an entity by name, for a statement's select or RETURNING list. */
+export function columnsOf(metadata: EntityMetadata, alias?: string): string {
+  const prefix = alias ? `${alias}.` : '';
   return metadata.columns
     .filter((column) => !column.isVirtual)
-    .map((column) => `${alias}."${column.databaseName}"`)
+    .map((column) => `${prefix}"${column.databaseName}"`)
     .join(', ');
 }

@@ -4,7 +4,7 @@ import { EntityManager, EntityMetadata } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { PreparedStatement, queryPreparedIn, Transaction, TransactionType } from '@app/database';
 import { AppException, ErrorCode } from '@app/errors';
-import { hydrate } from '../common/sql';
+import { columnsOf, hydrate } from '../common/sql';
 import { CreatedTransaction } from './transaction-results';
 
 /**
@@ -91,12 +91,9 @@ function insertStatement(
     names.push('"expires_at"');
     placeholders.push(`now() + make_interval(secs => $${columns.length + 1})`);
   }
-  const returning = metadata.columns
-    .filter((column) => !column.isVirtual)
-    .map((column) => `"${column.databaseName}"`);
   const text =
     `INSERT INTO transactions (${names.join(', ')}) VALUES (${placeholders.join(', ')})` +
-    ` ON CONFLICT DO NOTHING RETURNING ${returning.join(', ')}`;
+    ` ON CONFLICT DO NOTHING RETURNING ${columnsOf(metadata)}`;
   return {
     name: `core.insert-transaction.${createHash('sha256').update(text).digest('hex').slice(0, 16)}`,
     text,
