@@ -1,9 +1,11 @@
 import { createServer } from 'node:net';
+import type { Cache } from 'cache-manager';
 import { SigningClient } from '../support/signing-client';
 import { PausableTcpProxy } from '../support/tcp-proxy';
 import { RunningApp, startMerchantApi, startSystem, TestSystem } from '../support/system';
 import { ChangeListener } from '../../apps/merchant-api/src/cache/change-listener.service';
-import { ReadCache } from '../../apps/merchant-api/src/cache/read-cache.service';
+import { CacheKeys } from '../../apps/merchant-api/src/cache/cache-keys';
+import { CACHE_STORE, ReadCache } from '../../apps/merchant-api/src/cache/read-cache.service';
 import { merchantKit, within } from './merchant-kit';
 
 /**
@@ -48,6 +50,27 @@ describe('read cache coherence', () => {
         (await client.onTransaction('get', 'payin', payin.transactionId)).body.data.description ===
         'after',
     );
+  });
+
+  it('answers a cached payin exactly as the stored one, and keeps its sealed card number out of the cache', async () => {
+    const { client } = await kit.merchant();
+    const payin = await kit.payin(client, { description: 'cached' });
+    const [{ sealed }] = await kit
+      .db()
+      .query(`SELECT pay_card_number_enc AS sealed FROM transactions WHERE id = $1`, [
+        payin.transactionId,
+      ]);
+    expect(sealed).toEqual(expect.any(String));
+    // The first read loads from PostgreSQL and fills the cache; the second is answered from it.
+    const loaded = await client.onTransaction('get', 'payin', payin.transactionId).expect(200);
+    const cached = await client.onTransaction('get', 'payin', payin.transactionId).expect(200);
+    expect(cached.body).toEqual(loaded.body);
+
+    const store = system.api.app.get<Cache>(CACHE_STORE);
+    const entry = await store.get(CacheKeys.transaction(payin.transactionId));
+    expect(Array.isArray(entry)).toBe(true);
+    expect(JSON.stringify(entry)).toContain(payin.transactionId);
+    expect(JSON.stringify(entry)).not.toContain(sealed);
   });
 
   it('caches a balance page from its second read on: a silent edit shows after one read, not after two', async () => {

@@ -4,7 +4,11 @@ import type { AuthenticatedStore } from '@app/auth';
 import { AppException, ErrorCode } from '@app/errors';
 import { CacheKeys } from '../cache/cache-keys';
 import { ReadCache } from '../cache/read-cache.service';
-import type { TransactionRecord } from './transaction.record';
+import {
+  packTransactionRecord,
+  TransactionRecord,
+  unpackTransactionRecord,
+} from './transaction.record';
 
 type Loader = () => Promise<TransactionRecord | null>;
 
@@ -17,15 +21,18 @@ type Loader = () => Promise<TransactionRecord | null>;
 export class TransactionReader {
   constructor(private readonly cache: ReadCache) {}
 
-  /** The stored transaction, cached. */
+  /** The stored transaction, cached in its packed form. */
   async find(
     store: AuthenticatedStore,
     type: TransactionType,
     transactionId: string,
     load: Loader,
   ): Promise<TransactionRecord> {
-    const record = await this.cache.readThrough(CacheKeys.transaction(transactionId), load);
-    return this.owned(store, type, record);
+    const packed = await this.cache.readThrough(CacheKeys.transaction(transactionId), async () => {
+      const record = await load();
+      return record && packTransactionRecord(record);
+    });
+    return this.owned(store, type, packed && unpackTransactionRecord(packed));
   }
 
   /**
