@@ -144,6 +144,9 @@ export class CoreClient {
         transformResponse: [(data: unknown) => data],
         validateStatus: () => true,
         maxRedirects: 0,
+        // The core is on the gateway's own network: HTTP_PROXY and the like (meant for outbound
+        // traffic) never apply to it. Without this, axios also read those variables on every call.
+        proxy: false,
         maxContentLength: MAX_REPLY_BYTES,
         maxBodyLength: MAX_REQUEST_BYTES,
         transitional: { clarifyTimeoutError: true },
