@@ -22,7 +22,8 @@ async function recordingServer(
 const close = (server: Server) => new Promise<void>((done) => server.close(() => done()));
 
 describe('the core client and proxy variables', () => {
-  const saved = { HTTP_PROXY: process.env.HTTP_PROXY, http_proxy: process.env.http_proxy };
+  const names = ['HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
+  const saved = Object.fromEntries(names.map((name) => [name, process.env[name]]));
   afterEach(() => {
     for (const [name, value] of Object.entries(saved)) {
       if (value === undefined) delete process.env[name];
@@ -40,6 +41,9 @@ describe('the core client and proxy variables', () => {
     try {
       process.env.HTTP_PROXY = proxy.url;
       process.env.http_proxy = proxy.url;
+      // Nothing exempts the core's address, so only the client itself keeps the proxy out.
+      delete process.env.NO_PROXY;
+      delete process.env.no_proxy;
       const client = new CoreClient(new HttpService(axios.create()), {
         baseUrl: core.url,
         timeoutMs: 2_000,
