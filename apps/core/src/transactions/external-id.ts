@@ -39,8 +39,14 @@ export type NewTransaction = Partial<
   Omit<Transaction, 'expiresAt' | 'createdAt' | 'updatedAt' | 'store' | 'paymentDetail'>
 >;
 
-/** The INSERT statements built so far, by the columns they write. */
-const insertStatements = new Map<string, PreparedStatement>();
+/** An INSERT for one set of columns, and those columns in its parameters' order. */
+interface InsertPlan {
+  columns: ColumnMetadata[];
+  statement: PreparedStatement;
+}
+
+/** The INSERT plans built so far, by the properties they write (and whether expiry is set). */
+const insertPlans = new Map<string, InsertPlan>();
 
 /**
  * Inserts a new transaction unless its externalId was taken meanwhile (then throws
@@ -50,41 +56,44 @@ const insertStatements = new Map<string, PreparedStatement>();
  *
  * A prepared statement per set of columns written (a payin's, a payout's): built by TypeORM's
  * query builder, the 40-column INSERT cost the core more CPU than PostgreSQL spent running it,
- * and PostgreSQL planned it again on every call (docs/benchmarks.md).
+ * and PostgreSQL planned it again on every call (docs/benchmarks.md). The columns are looked up
+ * in the entity's metadata once per set, not on every insert.
  */
 export async function insertTransaction(
   manager: EntityManager,
   values: NewTransaction,
   expiresInSeconds?: number,
 ): Promise<Transaction> {
-  const metadata = manager.connection.getMetadata(Transaction);
-  const columns = Object.keys(values)
-    .filter((property) => values[property as keyof NewTransaction] !== undefined)
-    .map((property) => {
-      const column = metadata.findColumnWithPropertyName(property);
-      if (!column) throw new Error(`transactions has no column for ${property}`);
-      return column;
-    });
-  const parameters = columns.map((column) =>
-    manager.connection.driver.preparePersistentValue(column.getEntityValue(values), column),
+  const properties = Object.keys(values).filter(
+    (property) => values[property as keyof NewTransaction] !== undefined,
   );
-  if (expiresInSeconds !== undefined) parameters.push(expiresInSeconds);
-  const key = `${columns.map((column) => column.databaseName).join()}|${expiresInSeconds !== undefined}`;
-  let statement = insertStatements.get(key);
-  if (!statement) {
-    statement = insertStatement(metadata, columns, expiresInSeconds !== undefined);
-    insertStatements.set(key, statement);
+  const withExpiry = expiresInSeconds !== undefined;
+  const key = `${properties.join()}|${withExpiry}`;
+  let plan = insertPlans.get(key);
+  if (!plan) {
+    plan = insertPlan(manager.connection.getMetadata(Transaction), properties, withExpiry);
+    insertPlans.set(key, plan);
   }
-  const [row] = await queryPreparedIn<Record<string, unknown>>(manager, statement, parameters);
+  const driver = manager.connection.driver;
+  const parameters: unknown[] = plan.columns.map((column) =>
+    driver.preparePersistentValue(column.getEntityValue(values), column),
+  );
+  if (withExpiry) parameters.push(expiresInSeconds);
+  const [row] = await queryPreparedIn<Record<string, unknown>>(manager, plan.statement, parameters);
   if (!row) throw new ExternalIdTaken();
   return hydrate(manager, Transaction, row);
 }
 
-function insertStatement(
+function insertPlan(
   metadata: EntityMetadata,
-  columns: ColumnMetadata[],
+  properties: string[],
   withExpiry: boolean,
-): PreparedStatement {
+): InsertPlan {
+  const columns = properties.map((property) => {
+    const column = metadata.findColumnWithPropertyName(property);
+    if (!column) throw new Error(`transactions has no column for ${property}`);
+    return column;
+  });
   const names = columns.map((column) => `"${column.databaseName}"`);
   const placeholders = columns.map((_, index) => `$${index + 1}`);
   if (withExpiry) {
@@ -95,7 +104,10 @@ function insertStatement(
     `INSERT INTO transactions (${names.join(', ')}) VALUES (${placeholders.join(', ')})` +
     ` ON CONFLICT DO NOTHING RETURNING ${columnsOf(metadata)}`;
   return {
-    name: `core.insert-transaction.${createHash('sha256').update(text).digest('hex').slice(0, 16)}`,
-    text,
+    columns,
+    statement: {
+      name: `core.insert-transaction.${createHash('sha256').update(text).digest('hex').slice(0, 16)}`,
+      text,
+    },
   };
 }
