@@ -1,25 +1,7 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import axios from 'axios';
 import { HttpService } from '@nestjs/axios';
+import { FakeCore } from '../../../test/support/fake-core';
 import { CoreClient } from './core-client.service';
-
-/** A server that answers every request with `reply` and remembers the paths it was asked for. */
-async function recordingServer(
-  reply: string,
-): Promise<{ server: Server; url: string; seen: string[] }> {
-  const seen: string[] = [];
-  const server = createServer((req: IncomingMessage, res) => {
-    seen.push(req.url ?? '');
-    res.setHeader('content-type', 'application/json');
-    res.end(reply);
-  });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as AddressInfo;
-  return { server, url: `http://127.0.0.1:${port}`, seen };
-}
-
-const close = (server: Server) => new Promise<void>((done) => server.close(() => done()));
 
 describe('the core client and proxy variables', () => {
   const names = ['HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
@@ -32,12 +14,12 @@ describe('the core client and proxy variables', () => {
   });
 
   it('calls the core directly even when HTTP_PROXY names a proxy', async () => {
-    const core = await recordingServer(
-      JSON.stringify({ transactionId: 'abc', status: 'canceled' }),
-    );
-    const proxy = await recordingServer(
-      JSON.stringify({ transactionId: 'abc', status: 'proxied' }),
-    );
+    // Where the call goes is the question, not what the core answers: both record what reaches
+    // them, and only the one at CORE_URL should see the call.
+    const core = await FakeCore.start();
+    const proxy = await FakeCore.start();
+    core.respond({ body: { transactionId: 'abc', status: 'canceled' } });
+    proxy.respond({ body: { transactionId: 'abc', status: 'proxied' } });
     try {
       process.env.HTTP_PROXY = proxy.url;
       process.env.http_proxy = proxy.url;
@@ -51,11 +33,11 @@ describe('the core client and proxy variables', () => {
       });
       const result = await client.cancelPayin(1, 'abc', {});
       expect(result).toEqual({ transactionId: 'abc', status: 'canceled' });
-      expect(core.seen).toEqual(['/core/v1/payins/abc/cancel']);
-      expect(proxy.seen).toEqual([]);
+      expect(core.requests.map((request) => request.url)).toEqual(['/core/v1/payins/abc/cancel']);
+      expect(proxy.requests).toEqual([]);
     } finally {
-      await close(core.server);
-      await close(proxy.server);
+      await core.close();
+      await proxy.close();
     }
   });
 });
