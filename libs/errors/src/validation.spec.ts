@@ -1,9 +1,8 @@
 import 'reflect-metadata';
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { getMetadataStorage, Matches } from 'class-validator';
+import { oldGenerationBytesPerCall } from '../../../test/support/v8-heap';
 import { createValidationPipe } from './validation';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -52,16 +51,6 @@ describe('validated DTOs', () => {
   });
 });
 
-/** Bytes in use in V8's old generation, after a full collection when asked. */
-function oldGenerationUsed(collectFirst: boolean): number {
-  if (collectFirst) {
-    setFlagsFromString('--expose-gc');
-    (runInNewContext('gc') as () => void)();
-  }
-  return getHeapSpaceStatistics().find((space) => space.space_name === 'old_space')!
-    .space_used_size;
-}
-
 class ProbeParamsDto {
   @Matches(/^[0-9a-f-]{36}$/)
   id: string;
@@ -77,12 +66,8 @@ describe('createValidationPipe', () => {
     const metadata = { type: 'param' as const, metatype: ProbeParamsDto, data: undefined };
     const validate = () =>
       pipe.transform({ id: '3df66b8d-e7e0-4e74-8a15-957b6d5e6ea1' }, metadata) as Promise<unknown>;
-    for (let i = 0; i < 5_000; i++) await validate();
-    const calls = 20_000;
-    const before = oldGenerationUsed(true);
-    for (let i = 0; i < calls; i++) await validate();
-    const perCall = (oldGenerationUsed(false) - before) / calls;
     expect(await validate()).toBeInstanceOf(ProbeParamsDto);
+    const perCall = await oldGenerationBytesPerCall(validate, { calls: 20_000, warmup: 5_000 });
     expect(perCall).toBeLessThan(50);
   });
 });

@@ -7,8 +7,8 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Express, Request } from 'express';
 import request from 'supertest';
-import { setFlagsFromString } from 'node:v8';
 import { writeSelfSignedCertificate } from '../../../test/support/tls';
+import { hasFastProperties } from '../../../test/support/v8-heap';
 import { GatewayExpressAdapter } from './express-server';
 
 @Controller()
@@ -45,14 +45,6 @@ async function start(httpsOptions?: { key: Buffer; cert: Buffer }) {
     });
   });
   return { app, express, arrived };
-}
-
-/** V8's own answer to "is this object in fast mode (a hidden class, not a dictionary)?". */
-function hasFastProperties(value: object): boolean {
-  setFlagsFromString('--allow-natives-syntax');
-  return (new Function('value', 'return %HasFastProperties(value)') as (v: object) => boolean)(
-    value,
-  );
 }
 
 describe('GatewayExpressAdapter', () => {

@@ -1,17 +1,8 @@
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { getHeapStatistics } from 'node:v8';
 import { createCache } from 'cache-manager';
 import { Keyv } from 'keyv';
+import { collectGarbage } from '../../../../test/support/v8-heap';
 import { boundedMemoryStore, JSON_CODEC } from './read-cache.module';
-
-/**
- * A full garbage collection on demand, so a measurement of the JavaScript heap counts what is
- * alive, not the garbage the other suites of this worker left behind.
- */
-function collectGarbage(): void {
-  setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as () => void)();
-}
 
 describe('in-process read cache', () => {
   it('keeps at most its bound of entries, dropping the least recently used, so memory stays flat', async () => {
