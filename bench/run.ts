@@ -581,6 +581,7 @@ class Bench {
           cpus,
           logFile: logFile(name),
           preload,
+          nodeFlags: this.options.nodeFlags,
         }),
       );
     const started = await Promise.allSettled([
@@ -801,6 +802,7 @@ class Bench {
       'connections: (c)': o.pageConnections,
       'concurrent clients: (d)': o.payoutConnections,
       'connections: (e)': o.soakConnections,
+      'node flags of the services (--node-flags)': o.nodeFlags.join(' ') || 'none',
     };
   }
 

@@ -32,6 +32,12 @@ export interface BenchOptions {
   pin: boolean;
   pinDatabase: boolean;
   keep: boolean;
+  /**
+   * Node and V8 flags for both services (`--trace-gc`, `--log-maps`): diagnostics, whose output
+   * goes to the services' logs (`--keep` keeps them). The report lists them, since most change
+   * what they observe.
+   */
+  nodeFlags: string[];
   out: string;
   /** Only profile these measurements (ids as in the report: a, a401, b, c-random-100, d, e). */
   profileOnly?: string[];
@@ -140,6 +146,10 @@ export function parseOptions(argv: string[]): BenchOptions {
       '--keep',
       'keep the database, logs and load specs of the run (paths printed at the end)',
     )
+    .option(
+      '--node-flags <flags>',
+      'Node/V8 flags for both services, e.g. "--trace-gc" (output in their logs: add --keep)',
+    )
     .option('--out <dir>', 'where reports go', 'bench/results')
     .allowExcessArguments(false);
   program.parse(argv, { from: 'user' });
@@ -163,6 +173,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     pin: boolean;
     pinDatabase: boolean;
     keep?: boolean;
+    nodeFlags?: string;
     out: string;
     profileOnly?: string[];
   }>();
@@ -191,6 +202,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     pin: raw.pin,
     pinDatabase: raw.pinDatabase,
     keep: Boolean(raw.keep),
+    nodeFlags: raw.nodeFlags?.split(/\s+/).filter(Boolean) ?? [],
     out: raw.out,
     profileOnly: raw.profileOnly,
   };

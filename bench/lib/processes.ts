@@ -20,6 +20,8 @@ export interface LaunchOptions {
   logFile: string;
   /** Modules preloaded with `node -r` (the CPU-profile hook). */
   preload?: string[];
+  /** Node and V8 flags (`--node-flags`), before everything else on the command line. */
+  nodeFlags?: string[];
 }
 
 export class ServerProcess {
@@ -43,6 +45,7 @@ export class ServerProcess {
   static async start(options: LaunchOptions): Promise<ServerProcess> {
     const log = openSync(options.logFile, 'a');
     const nodeArgs = [
+      ...(options.nodeFlags ?? []),
       ...(options.preload ?? []).flatMap((module) => ['-r', module]),
       options.entry,
     ];
