@@ -59,8 +59,8 @@ class ProbeParamsDto {
 describe('createValidationPipe', () => {
   // Every validated argument used to leave about 280 bytes of garbage in the old generation: the
   // pipe copies its options with `validationError` added, and V8 built a hidden class for each
-  // copy. Under load that garbage fills the old generation and costs full collections; a signed
-  // read, which validates two arguments, ran about a third slower (docs/benchmarks.md).
+  // copy. Under (a)'s load that grew the old generation by about 4 MB a second, and a signed
+  // read, which validates two arguments, ran 15% slower (docs/benchmarks.md).
   it('validates an argument without leaving garbage in the old generation', async () => {
     const pipe = createValidationPipe();
     const metadata = { type: 'param' as const, metatype: ProbeParamsDto, data: undefined };
