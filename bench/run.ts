@@ -129,8 +129,10 @@ class Bench {
       `${o.smoke ? 'smoke run' : 'full run'}: ${o.rounds} round(s), ${o.duration} s per measurement after a ${warmupLabel(o)}; ${this.placement.description}`,
     );
     const scenarios = SCENARIOS.filter((scenario) => o.only.includes(scenario.id));
+    // The floor writes to the run's database too, so it needs the same preparation.
     const needsGateway =
-      scenarios.some((scenario) => scenario.system === 'gateway') || o.only.includes('e');
+      scenarios.some((scenario) => scenario.system === 'gateway' || scenario.system === 'floor') ||
+      o.only.includes('e');
     if (needsGateway) await this.prepareGateway();
 
     let profiles: ProfileReport[] = [];
@@ -216,7 +218,7 @@ class Bench {
   }
 
   private async runScenario(scenario: ScenarioDef, round: number): Promise<void> {
-    if (scenario.system === 'gateway' && !this.fixtures) {
+    if ((scenario.system === 'gateway' || scenario.system === 'floor') && !this.fixtures) {
       if (!this.skipped.has(scenario.id))
         this.errors.push(
           `${scenario.measurements[0].label}: skipped, the gateway could not be seeded`,
@@ -516,6 +518,43 @@ class Bench {
   }
 
   /**
+   * The floor of a create (bench/servers/create-floor.server.ts): its two roles as two processes
+   * on the service CPU, writing to the run's database, as the gateway's two services do.
+   */
+  private async startFloor(logFile: (name: string) => string): Promise<RunningSystem> {
+    const [corePort, apiPort] = [await freePort(), await freePort()];
+    const launch = (role: 'core' | 'api', port: number, readyPath: string) =>
+      this.track(
+        ServerProcess.start({
+          name: `floor-${role}`,
+          entry: built('bench/servers/create-floor.server.js'),
+          env: {
+            ...process.env,
+            NODE_ENV: 'production',
+            FLOOR_ROLE: role,
+            PORT: String(port),
+            DATABASE_URL: this.db!.url,
+            CORE_URL: `http://127.0.0.1:${corePort}`,
+          },
+          port,
+          readyPath,
+          cpus: this.placement.serviceCpus,
+          logFile: logFile(`floor-${role}`),
+          nodeFlags: this.options.nodeFlags,
+        }),
+      );
+    // The core first: it creates the table the api reads.
+    const core = await launch('core', corePort, '/core/v1/payins/ready');
+    try {
+      const api = await launch('api', apiPort, '/api/v1/payin/ready');
+      return this.system(api.url, [api, core]);
+    } catch (error) {
+      await this.stopProcess(core);
+      throw error;
+    }
+  }
+
+  /**
    * Fresh processes for one scenario, pinned to the service CPU. With `profiles`, the gateway's
    * services load the profile hook, writing to the files named per service.
    */
@@ -524,6 +563,7 @@ class Bench {
     const start = ++this.systemStarts;
     const logFile = (name: string): string =>
       join(this.runDir, `${String(start).padStart(3, '0')}-${name}.log`);
+    if (kind === 'floor') return this.startFloor(logFile);
     if (kind !== 'gateway') {
       const port = await freePort();
       const name = kind === 'nest' ? 'nest' : 'node:http';

@@ -1,6 +1,16 @@
 import { Command, InvalidArgumentError } from 'commander';
 
-export const SCENARIO_IDS = ['node-http', 'nest', 'a', 'a401', 'b', 'c', 'd', 'e'] as const;
+export const SCENARIO_IDS = [
+  'node-http',
+  'nest',
+  'a',
+  'a401',
+  'floor',
+  'b',
+  'c',
+  'd',
+  'e',
+] as const;
 export type ScenarioId = (typeof SCENARIO_IDS)[number];
 
 export interface BenchOptions {

@@ -5,8 +5,11 @@ import type { BenchOptions, ScenarioId } from './options';
 import { type Fixtures, PAYOUT_CARD } from './seed';
 import { PAGE_KINDS, PAGE_LIMITS, pageMeasurementId } from './targets';
 
-/** What answers the load: one of the bare baselines, or the whole gateway (core + merchant API). */
-export type SystemKind = 'node-http' | 'nest' | 'gateway';
+/**
+ * What answers the load: one of the bare baselines, the floor of a create (two bare NestJS apps
+ * and PostgreSQL, bench/servers/create-floor.server.ts), or the whole gateway (core + merchant API).
+ */
+export type SystemKind = 'node-http' | 'nest' | 'floor' | 'gateway';
 
 export interface MeasurementDef {
   id: string;
@@ -147,6 +150,24 @@ export const SCENARIOS: ScenarioDef[] = [
             headers: storeHeaders(read),
           };
         },
+      },
+    ],
+  },
+  {
+    id: 'floor',
+    system: 'floor',
+    measurements: [
+      {
+        id: 'floor',
+        label: 'baseline: create floor, NestJS → NestJS → PostgreSQL',
+        expectedStatus: 200,
+        ...standard,
+        // (b)'s very requests, signed with keys the floor never checks.
+        plan: (_fixtures, tag) => ({
+          kind: 'payin-create',
+          store: { publicToken: 'pk_floor_00000000000000000000000000', privateToken: 'floor' },
+          tag,
+        }),
       },
     ],
   },

@@ -49,6 +49,16 @@ describe('evaluateTargets', () => {
     expect(result({ ...passing(), a401: figure(4900, 30) }, "(a')").pass).toBe(false);
   });
 
+  it("states the create floor beside (b)'s figure without judging (b) by it", () => {
+    const figures = { ...passing(), b: figure(600, 60), floor: figure(900, 40) };
+    const b = result(figures, '(b)');
+    expect(b.measured).toBe(
+      '12% of (a) (600 req/s); 0 errors; create floor 18% of (a) (900 req/s)',
+    );
+    expect(b.pass).toBe(false);
+    expect(result(passing(), '(b)').measured).toBe('24% of (a) (1,200 req/s); 0 errors');
+  });
+
   it('misses (b) on a single error even at a high rate', () => {
     expect(result({ ...passing(), b: figure(1200, 60, { failures: 1 }) }, '(b)').pass).toBe(false);
   });
