@@ -1,3 +1,4 @@
+import type { Pool, PoolClient, QueryResultRow } from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
@@ -9,14 +10,6 @@ import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 export interface PreparedStatement {
   readonly name: string;
   readonly text: string;
-}
-
-/**
- * The part of `pg`'s Pool (TypeORM's driver keeps one as `master`) and of its clients (a query
- * runner's connection) this file uses.
- */
-interface PgQueryable {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
 }
 
 /**
@@ -33,7 +26,8 @@ export async function queryPrepared<Row>(
   statement: PreparedStatement,
   values: unknown[],
 ): Promise<Row[]> {
-  return run<Row>((dataSource.driver as PostgresDriver).master as PgQueryable, statement, values);
+  // TypeORM's driver keeps its pg Pool as `master`.
+  return run<Row>((dataSource.driver as PostgresDriver).master as Pool, statement, values);
 }
 
 /**
@@ -50,14 +44,19 @@ export async function queryPreparedIn<Row>(
 ): Promise<Row[]> {
   const runner = manager.queryRunner;
   if (!runner) return queryPrepared<Row>(manager.connection, statement, values);
-  return run<Row>((await runner.connect()) as PgQueryable, statement, values);
+  // A query runner's connection is a client of that pool.
+  return run<Row>((await runner.connect()) as PoolClient, statement, values);
 }
 
 async function run<Row>(
-  target: PgQueryable,
+  target: Pool | PoolClient,
   statement: PreparedStatement,
   values: unknown[],
 ): Promise<Row[]> {
-  const { rows } = await target.query({ name: statement.name, text: statement.text, values });
+  const { rows } = await target.query<QueryResultRow>({
+    name: statement.name,
+    text: statement.text,
+    values,
+  });
   return rows as Row[];
 }
