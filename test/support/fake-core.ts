@@ -10,7 +10,8 @@ import type { Socket } from 'node:net';
 /**
  * A stand-in for the core used ONLY to produce the core's failures (STYLE.md): 5xx, 4xx with a
  * body, timeouts, HTML, replies without an id, dropped connections. The happy path is always the
- * real core app. The core client's own transport spec also uses it to see where a call goes.
+ * real core app. The core client's own transport specs also use it, to see where a call goes
+ * and what it sends.
  */
 export interface FakeReply {
   status?: number;

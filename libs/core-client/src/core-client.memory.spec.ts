@@ -1,26 +1,17 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import axios from 'axios';
 import { HttpService } from '@nestjs/axios';
+import { FakeCore } from '../../../test/support/fake-core';
 import { haveSameHiddenClass } from '../../../test/support/v8-heap';
 import { CoreClient } from './core-client.service';
 
 describe('the options of a call to the core', () => {
-  let server: Server;
-  let port: number;
+  let core: FakeCore;
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      req.resume();
-      req.on('end', () => {
-        res.setHeader('content-type', 'application/json; charset=utf-8');
-        res.end('{"transactionId":"abc","status":"canceled"}');
-      });
-    });
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    port = (server.address() as AddressInfo).port;
+    core = await FakeCore.start();
+    core.respond({ body: { transactionId: 'abc', status: 'canceled' } });
   });
-  afterAll(() => new Promise<void>((done) => server.close(() => done())));
+  afterAll(() => core.close());
 
   // They were a spread copy of the call's method, URL and body with eleven keys added. V8 reused
   // the hidden classes of such a copy for about ten calls and then built new ones for each key on
@@ -35,7 +26,7 @@ describe('the options of a call to the core', () => {
       return request(config);
     });
     const client = new CoreClient(http, {
-      baseUrl: `http://127.0.0.1:${port}`,
+      baseUrl: core.url,
       timeoutMs: 2_000,
       serviceToken: 'service-token',
     });
