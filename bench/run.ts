@@ -129,10 +129,8 @@ class Bench {
       `${o.smoke ? 'smoke run' : 'full run'}: ${o.rounds} round(s), ${o.duration} s per measurement after a ${warmupLabel(o)}; ${this.placement.description}`,
     );
     const scenarios = SCENARIOS.filter((scenario) => o.only.includes(scenario.id));
-    // The floor writes to the run's database too, so it needs the same preparation.
     const needsGateway =
-      scenarios.some((scenario) => scenario.system === 'gateway' || scenario.system === 'floor') ||
-      o.only.includes('e');
+      scenarios.some((scenario) => usesRunDatabase(scenario.system)) || o.only.includes('e');
     if (needsGateway) await this.prepareGateway();
 
     let profiles: ProfileReport[] = [];
@@ -218,7 +216,7 @@ class Bench {
   }
 
   private async runScenario(scenario: ScenarioDef, round: number): Promise<void> {
-    if ((scenario.system === 'gateway' || scenario.system === 'floor') && !this.fixtures) {
+    if (usesRunDatabase(scenario.system) && !this.fixtures) {
       if (!this.skipped.has(scenario.id))
         this.errors.push(
           `${scenario.measurements[0].label}: skipped, the gateway could not be seeded`,
@@ -863,6 +861,11 @@ class Bench {
     if (this.options.keep) this.say(`kept logs and load specs in ${this.runDir}`);
     else rmSync(this.runDir, { recursive: true, force: true });
   }
+}
+
+/** The gateway and the create floor write to the run's database, prepared before any round. */
+function usesRunDatabase(system: SystemKind): boolean {
+  return system === 'gateway' || system === 'floor';
 }
 
 /** "1 s warm-up", or with the lengthening: "1 s warm-up, longer (to 1,000 responses, 5 s at most)". */
